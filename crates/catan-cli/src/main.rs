@@ -1,0 +1,34 @@
+//! The `catan` command: `check` runs a scenario file (SCENARIO.md contract),
+//! `simulate` benchmarks the rules engine with random legal players.
+
+mod check;
+mod simulate;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "catan", version, about = "Catan rules engine tools")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a scenario file and print the outcome as JSON.
+    Check {
+        /// Scenario file (`-` for standard input).
+        file: String,
+    },
+    /// Play random games and print throughput figures.
+    Simulate(simulate::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check { file } => check::run(&file),
+        Command::Simulate(args) => simulate::run(args),
+    }
+}

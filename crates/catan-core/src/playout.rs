@@ -1,0 +1,73 @@
+//! Random legal play: the engine's benchmark driver and the invariant tests'
+//! source of games. Pure: the caller supplies the RNG.
+
+use crate::action::Action;
+use crate::event::Event;
+use crate::ids::Seat;
+use crate::state::{Game, Phase};
+use rand::Rng;
+
+/// Which seat must act now: the active seat, or during discards the first
+/// seat that still owes.
+pub fn seat_to_act(game: &Game) -> Seat {
+    if game.phase == Phase::Discard {
+        if let Some(i) = game.discards.iter().position(|&d| d > 0) {
+            return Seat(i as u8);
+        }
+    }
+    game.active
+}
+
+/// Summary of one random game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlayoutStats {
+    /// Actions applied.
+    pub actions: u64,
+    /// Turns played (the game's turn counter at the end).
+    pub turns: u64,
+    /// Whether someone won (false: the turn cap ended it).
+    pub finished: bool,
+}
+
+/// Reusable buffers for allocation-free playouts.
+#[derive(Default)]
+pub struct Playout {
+    legal: Vec<Action>,
+    events: Vec<Event>,
+}
+
+impl Playout {
+    /// Fresh buffers.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Plays `game` to the end (or `max_turns`) with uniformly random legal
+    /// actions; `observe` sees each applied action and its events.
+    pub fn run<R: Rng>(
+        &mut self,
+        game: &mut Game,
+        rng: &mut R,
+        max_turns: u32,
+        mut observe: impl FnMut(&Game, Seat, &Action, &[Event]),
+    ) -> PlayoutStats {
+        let mut stats = PlayoutStats::default();
+        while game.phase != Phase::Finished && game.turn <= max_turns {
+            let seat = seat_to_act(game);
+            game.legal_actions_into(seat, &mut self.legal);
+            if self.legal.is_empty() {
+                break;
+            }
+            let action = self.legal[rng.random_range(0..self.legal.len())];
+            self.events.clear();
+            if game.apply_into(seat, action, &mut self.events).is_err() {
+                break;
+            }
+            stats.actions += 1;
+            observe(game, seat, &action, &self.events);
+        }
+        stats.turns = game.turn as u64;
+        stats.finished = game.phase == Phase::Finished;
+        stats
+    }
+}

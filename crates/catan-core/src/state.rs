@@ -1,0 +1,188 @@
+//! The game state: players, pieces, bank, deck, phase. Plain data; the rules
+//! that change it live in `rules/`.
+
+use crate::board::Board;
+use crate::event::Offer;
+use crate::ids::{Seat, VertexId};
+use crate::options::GameOptions;
+use crate::resource::{DevCard, DevCards, ResourceSet};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+/// Pieces per player (R4).
+pub const ROADS: u8 = 15;
+/// Settlements per player (R4).
+pub const SETTLEMENTS: u8 = 5;
+/// Cities per player (R4).
+pub const CITIES: u8 = 4;
+/// Cards of each resource in the bank (R3).
+pub const BANK_EACH: u8 = 19;
+
+/// Harbour bit for a 3:1 harbour in [`Player::harbours`] (bits 0..5 are 2:1 by resource).
+pub const GENERIC_HARBOUR: u8 = 1 << 5;
+
+/// What the game is waiting for.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(tag = "name", rename_all = "snake_case")]
+pub enum Phase {
+    /// Opening placement (R11-R15).
+    Opening {
+        /// Index in the snake order, 0..2n.
+        step: u8,
+        /// The settlement just placed, awaiting its road.
+        settlement: Option<VertexId>,
+    },
+    /// Before the roll (R16).
+    PreRoll,
+    /// Waiting for discards after a 7 (R19a).
+    Discard,
+    /// Waiting for the roller to move the robber (R19b).
+    MoveRobber,
+    /// Trading and building (R20).
+    Action,
+    /// The game is over.
+    Finished,
+}
+
+impl Phase {
+    /// The phase's name as SCENARIO.md spells it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Phase::Opening { .. } => "opening",
+            Phase::PreRoll => "pre_roll",
+            Phase::Discard => "discard",
+            Phase::MoveRobber => "move_robber",
+            Phase::Action => "action",
+            Phase::Finished => "finished",
+        }
+    }
+}
+
+/// One player's holdings and pieces.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Player {
+    /// Resource cards.
+    pub hand: ResourceSet,
+    /// Unplayed development cards (including those bought this turn).
+    pub dev: DevCards,
+    /// Of `dev`, those bought this turn (R32).
+    pub dev_new: DevCards,
+    /// Development cards played so far, by type (knights are the army).
+    pub played: DevCards,
+    /// Roads, by edge bit.
+    pub roads: u128,
+    /// Settlements, by vertex bit.
+    pub settlements: u64,
+    /// Cities, by vertex bit.
+    pub cities: u64,
+    /// Roads left in supply.
+    pub roads_left: u8,
+    /// Settlements left in supply.
+    pub settlements_left: u8,
+    /// Cities left in supply.
+    pub cities_left: u8,
+    /// Harbours reached: bit per resource for 2:1, [`GENERIC_HARBOUR`] for 3:1.
+    pub harbours: u8,
+    /// Longest trail, kept current (R39).
+    pub trail: u8,
+}
+
+impl Player {
+    /// A player with full supplies and nothing else.
+    pub fn new() -> Player {
+        Player {
+            hand: ResourceSet::EMPTY,
+            dev: DevCards::default(),
+            dev_new: DevCards::default(),
+            played: DevCards::default(),
+            roads: 0,
+            settlements: 0,
+            cities: 0,
+            roads_left: ROADS,
+            settlements_left: SETTLEMENTS,
+            cities_left: CITIES,
+            harbours: 0,
+            trail: 0,
+        }
+    }
+
+    /// Knights played (R42).
+    #[inline]
+    pub fn knights(&self) -> u8 {
+        self.played.get(DevCard::Knight)
+    }
+
+    /// Settlements and cities, by vertex bit.
+    #[inline]
+    pub fn buildings(&self) -> u64 {
+        self.settlements | self.cities
+    }
+
+    /// Playable copies of a card: held and not bought this turn.
+    #[inline]
+    pub fn playable(&self, c: DevCard) -> u8 {
+        self.dev.get(c) - self.dev_new.get(c)
+    }
+}
+
+impl Default for Player {
+    fn default() -> Self {
+        Player::new()
+    }
+}
+
+/// The whole game. Serializable so that tests can compare states byte for
+/// byte; the authoritative record of a game is its seed and action log.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+pub struct Game {
+    /// Options fixed at creation.
+    pub options: GameOptions,
+    /// The layout.
+    pub board: Board,
+    /// Harbour bits per vertex (same encoding as [`Player::harbours`]).
+    pub vertex_harbour: Vec<u8>,
+    /// Where the robber is.
+    pub robber: crate::ids::HexId,
+    /// What the game waits for.
+    pub phase: Phase,
+    /// Whose turn (during the opening: who places; during discards: the roller).
+    pub active: Seat,
+    /// Who opened (R11).
+    pub opener: Seat,
+    /// 0 during the opening, then counts turns from 1.
+    pub turn: u32,
+    /// The last roll, if any.
+    pub dice: Option<[u8; 2]>,
+    /// How often each total 2..12 was rolled (index = total).
+    pub dice_counts: Vec<u32>,
+    /// Resource cards not in any hand.
+    pub bank: ResourceSet,
+    /// Development deck, top card last. Secret (R3, R48).
+    pub deck: Vec<DevCard>,
+    /// Players by seat.
+    pub players: Vec<Player>,
+    /// All settlements and cities, by vertex bit.
+    pub occupied_vertices: u64,
+    /// All roads, by edge bit.
+    pub occupied_edges: u128,
+    /// Longest Road holder.
+    pub longest_road: Option<Seat>,
+    /// Largest Army holder.
+    pub largest_army: Option<Seat>,
+    /// Whether a development card was played this turn (R34).
+    pub dev_played: bool,
+    /// V4: whether the active player has built this turn.
+    pub built_this_turn: bool,
+    /// Discards owed per seat after a 7.
+    pub discards: Vec<u8>,
+    /// Open trade offers.
+    pub offers: Vec<Offer>,
+    /// The id the next offer gets.
+    pub next_offer: u32,
+    /// The winner, once finished.
+    pub winner: Option<Seat>,
+    /// Forced dice still to use (scenarios), the next one last.
+    pub forced_dice: Vec<[u8; 2]>,
+    /// The game's random state. Secret (R48).
+    pub rng: ChaCha8Rng,
+}
