@@ -1,0 +1,1 @@
+//! Bot players over `catan-core` (work in progress).

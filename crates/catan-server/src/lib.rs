@@ -1,0 +1,1 @@
+//! The game server (work in progress).

@@ -1,0 +1,1 @@
+//! Game log storage (work in progress).
