@@ -1,1 +1,38 @@
-//! Bot players over `catan-core` (work in progress).
+//! Bot players over `catan-core`.
+//!
+//! A bot sees exactly what its seat may see: the seat's redacted [`View`] and
+//! the engine's list of legal actions for that seat. It never gets the
+//! [`catan_core::Game`], so it cannot peek at other hands or the deck.
+
+mod random;
+
+pub use random::RandomBot;
+
+use catan_core::{Action, View};
+
+/// A player program.
+pub trait Bot: Send {
+    /// Picks one of `legal` (the legal actions of the view's seat), or `None`
+    /// when `legal` is empty. It may also return an action not in `legal`
+    /// (for example a trade offer); the engine refuses it if it is illegal.
+    fn choose(&mut self, view: &View, legal: &[Action]) -> Option<Action>;
+}
+
+/// The kinds of bot a lobby can seat.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BotKind {
+    /// Uniformly random legal actions.
+    Random,
+    /// Plays sensibly (see the heuristic module).
+    Heuristic,
+}
+
+/// A bot of `kind` with its own seeded randomness.
+pub fn make_bot(kind: BotKind, seed: u64) -> Box<dyn Bot> {
+    match kind {
+        BotKind::Random => Box::new(RandomBot::new(seed)),
+        // Until the heuristic bot lands, the random bot stands in.
+        BotKind::Heuristic => Box::new(RandomBot::new(seed)),
+    }
+}
