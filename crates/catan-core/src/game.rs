@@ -67,11 +67,19 @@ impl Game {
             }
         }
         let robber = board.desert().unwrap_or(HexId(0));
+        let mut number_hexes = [0u32; 13];
+        for (i, h) in board.hexes.iter().enumerate() {
+            if let Some(n) = h.number.filter(|n| (2..=12).contains(n)) {
+                number_hexes[n as usize] |= 1 << i;
+            }
+        }
         let n = options.players as usize;
         Ok(Game {
             options,
             board,
             vertex_harbour,
+            number_hexes,
+            blocked_vertices: 0,
             robber,
             phase: Phase::Opening {
                 step: 0,
@@ -138,7 +146,9 @@ impl Game {
         if let Some(d) = self.forced_dice.pop() {
             return d;
         }
-        [self.rng.random_range(1..=6), self.rng.random_range(1..=6)]
+        // One draw of 36 equally likely outcomes gives both dice.
+        let x: u8 = self.rng.random_range(0..36);
+        [x / 6 + 1, x % 6 + 1]
     }
 
     /// Number of players.

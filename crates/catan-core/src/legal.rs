@@ -161,7 +161,6 @@ impl Game {
     fn active_actions(&self, seat: Seat, out: &mut Vec<Action>) {
         let p = &self.players[seat.index()];
         let hand = p.hand;
-        let g = geo();
         out.push(Action::EndTurn);
         if p.roads_left > 0 && hand.contains(&ResourceSet::ROAD) {
             for e in bits128(self.road_spots(seat, p.roads, self.occupied_edges)) {
@@ -169,11 +168,7 @@ impl Game {
             }
         }
         if p.settlements_left > 0 && hand.contains(&ResourceSet::SETTLEMENT) {
-            let mut touch = 0u64;
-            for e in bits128(p.roads) {
-                touch |= g.edge_vertex_mask[e as usize];
-            }
-            for v in bits64(touch & self.distance_ok_mask()) {
+            for v in bits64(p.road_vertices & self.distance_ok_mask()) {
                 out.push(Action::BuildSettlement {
                     vertex: VertexId(v),
                 });

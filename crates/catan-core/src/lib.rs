@@ -17,6 +17,7 @@ pub mod legal;
 pub mod options;
 pub mod per_seat;
 pub mod playout;
+pub mod record;
 pub mod resource;
 pub mod rules;
 pub mod scenario;

@@ -4,6 +4,7 @@
 use crate::action::Action;
 use crate::event::Event;
 use crate::ids::Seat;
+use crate::resource::ResourceSet;
 use crate::state::{Game, Phase};
 use rand::Rng;
 
@@ -16,6 +17,20 @@ pub fn seat_to_act(game: &Game) -> Seat {
         }
     }
     game.active
+}
+
+/// A random discard of exactly the owed number of cards.
+fn random_discard<R: Rng>(game: &Game, seat: Seat, rng: &mut R) -> Action {
+    let mut hand = game.players[seat.index()].hand;
+    let mut cards = ResourceSet::EMPTY;
+    for _ in 0..game.discards[seat.index()] {
+        let k = rng.random_range(0..hand.total().max(1));
+        if let Some(r) = hand.nth_card(k) {
+            *hand.get_mut(r) -= 1;
+            *cards.get_mut(r) += 1;
+        }
+    }
+    Action::Discard { cards }
 }
 
 /// Summary of one random game.
@@ -54,11 +69,17 @@ impl Playout {
         let mut stats = PlayoutStats::default();
         while game.phase != Phase::Finished && game.turn <= max_turns {
             let seat = seat_to_act(game);
-            game.legal_actions_into(seat, &mut self.legal);
-            if self.legal.is_empty() {
-                break;
-            }
-            let action = self.legal[rng.random_range(0..self.legal.len())];
+            let action = if game.phase == Phase::Discard {
+                // Listing every possible discard of a big hand is costly and
+                // a uniformly random card-by-card choice is just as legal.
+                random_discard(game, seat, rng)
+            } else {
+                game.legal_actions_into(seat, &mut self.legal);
+                if self.legal.is_empty() {
+                    break;
+                }
+                self.legal[rng.random_range(0..self.legal.len())]
+            };
             self.events.clear();
             if game.apply_into(seat, action, &mut self.events).is_err() {
                 break;

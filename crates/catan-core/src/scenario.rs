@@ -267,7 +267,7 @@ fn apply_start(game: &mut Game, start: &Start, taken: &mut [u8; 5]) -> Result<()
             if game.occupied_vertices & (1u64 << v.0) != 0 {
                 return Err(SetupError(format!("{seat}: {v} is built on twice")));
             }
-            game.occupied_vertices |= 1u64 << v.0;
+            game.block_around(v.0);
             game.players[i].harbours |= game.vertex_harbour[v.index()];
         }
         for &e in &sp.roads {
@@ -290,7 +290,9 @@ fn apply_start(game: &mut Game, start: &Start, taken: &mut [u8; 5]) -> Result<()
         }
         p.settlements = sp.settlements.iter().fold(0, |m, v| m | 1u64 << v.0);
         p.cities = sp.cities.iter().fold(0, |m, v| m | 1u64 << v.0);
-        p.roads = sp.roads.iter().fold(0, |m, e| m | 1u128 << e.0);
+        for e in &sp.roads {
+            p.add_road(e.0);
+        }
         p.settlements_left -= sp.settlements.len() as u8;
         p.cities_left -= sp.cities.len() as u8;
         p.roads_left -= sp.roads.len() as u8;

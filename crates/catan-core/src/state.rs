@@ -71,6 +71,8 @@ pub struct Player {
     pub played: DevCards,
     /// Roads, by edge bit.
     pub roads: u128,
+    /// Vertices touched by this player's roads.
+    pub road_vertices: u64,
     /// Settlements, by vertex bit.
     pub settlements: u64,
     /// Cities, by vertex bit.
@@ -96,6 +98,7 @@ impl Player {
             dev_new: DevCards::default(),
             played: DevCards::default(),
             roads: 0,
+            road_vertices: 0,
             settlements: 0,
             cities: 0,
             roads_left: ROADS,
@@ -116,6 +119,13 @@ impl Player {
     #[inline]
     pub fn buildings(&self) -> u64 {
         self.settlements | self.cities
+    }
+
+    /// Adds a road on edge `e` to this player's network (supply is the caller's).
+    #[inline]
+    pub fn add_road(&mut self, e: u8) {
+        self.roads |= 1u128 << e;
+        self.road_vertices |= crate::geometry::geo().edge_vertex_mask[e as usize];
     }
 
     /// Playable copies of a card: held and not bought this turn.
@@ -141,6 +151,10 @@ pub struct Game {
     pub board: Board,
     /// Harbour bits per vertex (same encoding as [`Player::harbours`]).
     pub vertex_harbour: Vec<u8>,
+    /// For each total 2..12, the hexes bearing it (bit per hex id).
+    pub number_hexes: [u32; 13],
+    /// Vertices where the distance rule forbids a settlement (R22).
+    pub blocked_vertices: u64,
     /// Where the robber is.
     pub robber: crate::ids::HexId,
     /// What the game waits for.

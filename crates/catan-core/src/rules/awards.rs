@@ -1,7 +1,7 @@
 //! Longest Road and Largest Army (R39-R42).
 
 use crate::event::Event;
-use crate::geometry::{NONE, bits128, geo};
+use crate::geometry::{bits64, bits128, geo};
 use crate::ids::Seat;
 use crate::state::Game;
 
@@ -13,44 +13,75 @@ pub fn longest_trail(roads: u128, blocked: u64) -> u8 {
         return 0;
     }
     let g = geo();
-    let mut best = 0u8;
-    // Start from every vertex touched by a road; the start itself may be
-    // blocked (a trail can end at an opponent's building).
-    let mut starts = 0u64;
+    let total = roads.count_ones() as u8;
+    // A longest trail can always be taken to start at a dead end, a fork, or
+    // an opponent's building (else it could be extended backwards), except
+    // on components that are pure cycles; those are caught by `seen` below.
+    let mut touched = 0u64;
     for e in bits128(roads) {
-        starts |= g.edge_vertex_mask[e as usize];
+        touched |= g.edge_vertex_mask[e as usize];
     }
-    let mut s = starts;
-    while s != 0 {
-        let v = s.trailing_zeros() as u8;
-        s &= s - 1;
-        walk(v, roads, blocked, 0, 0, &mut best, true);
-        if best as u32 == roads.count_ones() {
-            break;
+    let mut starts = 0u64;
+    for v in bits64(touched) {
+        let degree = (g.vertex_edge_mask[v as usize] & roads).count_ones();
+        if degree != 2 || blocked & (1u64 << v) != 0 {
+            starts |= 1u64 << v;
         }
+    }
+    let mut best = 0u8;
+    let mut seen = 0u128;
+    for v in bits64(starts) {
+        walk(v, roads, blocked, 0, 0, &mut best, &mut seen, true);
+        if best == total {
+            return best;
+        }
+    }
+    // Components without any start are simple cycles: any vertex will do.
+    while seen != roads {
+        let e = (roads & !seen).trailing_zeros() as usize;
+        let v = g.edge_vertices[e][0];
+        walk(v, roads, blocked, 0, 0, &mut best, &mut seen, true);
     }
     best
 }
 
-fn walk(v: u8, roads: u128, blocked: u64, used: u128, len: u8, best: &mut u8, first: bool) {
+/// Depth-first search over unused roads from `v`; `first` marks the start,
+/// which may be an opponent's building (a trail can end there, not pass).
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    v: u8,
+    roads: u128,
+    blocked: u64,
+    used: u128,
+    len: u8,
+    best: &mut u8,
+    seen: &mut u128,
+    first: bool,
+) {
     if len > *best {
         *best = len;
     }
+    *seen |= used;
     if !first && blocked & (1u64 << v) != 0 {
         return;
     }
-    let g = geo();
-    for &e in &g.vertex_edges[v as usize] {
-        if e == NONE {
-            continue;
-        }
-        let bit = 1u128 << e;
-        if roads & bit == 0 || used & bit != 0 {
-            continue;
-        }
-        let [a, b] = g.edge_vertices[e as usize];
+    let g = &*crate::geometry::GEOMETRY;
+    let mut next = g.vertex_edge_mask[v as usize] & roads & !used;
+    while next != 0 {
+        let e = next.trailing_zeros() as usize;
+        next &= next - 1;
+        let [a, b] = g.edge_vertices[e];
         let w = if a == v { b } else { a };
-        walk(w, roads, blocked, used | bit, len + 1, best, false);
+        walk(
+            w,
+            roads,
+            blocked,
+            used | (1u128 << e),
+            len + 1,
+            best,
+            seen,
+            false,
+        );
     }
 }
 

@@ -19,22 +19,28 @@ impl Game {
 
     /// Vertices where a settlement may stand by the distance rule (R22).
     pub fn distance_ok_mask(&self) -> u64 {
-        let g = geo();
-        let mut blocked = self.occupied_vertices;
-        for v in bits64(self.occupied_vertices) {
-            blocked |= g.vertex_neighbour_mask[v as usize];
-        }
-        !blocked & ((1u64 << 54) - 1)
+        !self.blocked_vertices & ((1u64 << 54) - 1)
+    }
+
+    /// Marks vertex `v` as built on for the distance rule.
+    pub(crate) fn block_around(&mut self, v: u8) {
+        self.occupied_vertices |= 1u64 << v;
+        self.blocked_vertices |= (1u64 << v) | geo().vertex_neighbour_mask[v as usize];
     }
 
     /// Vertices from which `seat`'s network may grow a road (R23).
     pub(crate) fn road_reach(&self, seat: Seat, roads: u128) -> u64 {
-        let g = geo();
-        let mut touched = 0u64;
-        for e in bits128(roads) {
-            touched |= g.edge_vertex_mask[e as usize];
-        }
         let p = &self.players[seat.index()];
+        let touched = if roads == p.roads {
+            p.road_vertices
+        } else {
+            let g = geo();
+            let mut t = 0u64;
+            for e in bits128(roads) {
+                t |= g.edge_vertex_mask[e as usize];
+            }
+            t
+        };
         p.buildings() | (touched & !self.opponent_buildings(seat))
     }
 
@@ -106,7 +112,7 @@ impl Game {
         p.settlements |= bit;
         p.settlements_left -= 1;
         p.harbours |= harbour;
-        self.occupied_vertices |= bit;
+        self.block_around(vertex.0);
         out.push(Event::SettlementBuilt { seat, vertex });
         // A new building may cut opponents' trails through this vertex (R41).
         let g = geo();
@@ -127,7 +133,7 @@ impl Game {
     fn place_road(&mut self, seat: Seat, edge: EdgeId, out: &mut Vec<Event>) {
         let bit = 1u128 << edge.0;
         let p = &mut self.players[seat.index()];
-        p.roads |= bit;
+        p.add_road(edge.0);
         p.roads_left -= 1;
         self.occupied_edges |= bit;
         out.push(Event::RoadBuilt { seat, edge });

@@ -92,7 +92,7 @@ impl Game {
         for e in edges.iter() {
             let bit = 1u128 << e.0;
             let p = &mut self.players[seat.index()];
-            p.roads |= bit;
+            p.add_road(e.0);
             p.roads_left -= 1;
             self.occupied_edges |= bit;
             out.push(Event::RoadBuilt { seat, edge: e });

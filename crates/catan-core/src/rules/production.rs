@@ -54,12 +54,11 @@ impl Game {
         let n = self.n_players();
         let mut gains = [ResourceSet::EMPTY; 4];
         let mut any = false;
-        for h in 0..19 {
-            let tile = self.board.hexes[h];
-            if tile.number != Some(total) || h == self.robber.index() {
-                continue;
-            }
-            let Some(r) = tile.terrain.resource() else {
+        let mut hexes = self.number_hexes[total as usize] & !(1u32 << self.robber.0);
+        while hexes != 0 {
+            let h = hexes.trailing_zeros() as usize;
+            hexes &= hexes - 1;
+            let Some(r) = self.board.hexes[h].terrain.resource() else {
                 continue;
             };
             let mask = g.hex_vertex_mask[h];
