@@ -1,6 +1,8 @@
 //! Round trips of recorded random games: JSON, replay, verification, and
 //! rejection of tampered records.
 
+#![allow(clippy::unwrap_used)]
+
 use super::*;
 use crate::playout::Playout;
 use rand::SeedableRng;
