@@ -4,8 +4,16 @@
 //! the engine's list of legal actions for that seat. It never gets the
 //! [`catan_core::Game`], so it cannot peek at other hands or the deck.
 
+mod arena;
+pub mod board_eval;
+pub mod ctx;
+mod heuristic;
+pub mod network;
+pub mod plan;
 mod random;
 
+pub use arena::{ArenaResult, arena};
+pub use heuristic::{HeuristicBot, discard_pick, opening_value};
 pub use random::RandomBot;
 
 use catan_core::{Action, View};
@@ -32,7 +40,6 @@ pub enum BotKind {
 pub fn make_bot(kind: BotKind, seed: u64) -> Box<dyn Bot> {
     match kind {
         BotKind::Random => Box::new(RandomBot::new(seed)),
-        // Until the heuristic bot lands, the random bot stands in.
-        BotKind::Heuristic => Box::new(RandomBot::new(seed)),
+        BotKind::Heuristic => Box::new(HeuristicBot::new(seed)),
     }
 }

@@ -1,6 +1,7 @@
 //! The `catan` command: `check` runs a scenario file (SCENARIO.md contract),
 //! `simulate` benchmarks the rules engine with random legal players.
 
+mod bots;
 mod check;
 mod simulate;
 
@@ -23,6 +24,8 @@ enum Command {
     },
     /// Play random games and print throughput figures.
     Simulate(simulate::Args),
+    /// Play the heuristic bot against random bots and print its win rate.
+    Bots(bots::Args),
 }
 
 fn main() -> ExitCode {
@@ -30,5 +33,6 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check { file } => check::run(&file),
         Command::Simulate(args) => simulate::run(args),
+        Command::Bots(args) => bots::run(args),
     }
 }

@@ -1,0 +1,68 @@
+//! The heuristic bot: plays sensibly from its own view and the legal actions.
+//!
+//! Each decision rebuilds a small [`Ctx`] from the view and dispatches on the
+//! phase; the sub-modules hold one concern each. Whatever a helper proposes
+//! is checked against the legal list (player offers excepted, which are never
+//! listed), so the bot only ever asks for something the engine accepts.
+
+mod cards;
+mod discard;
+mod opening;
+mod robber;
+mod trading;
+mod turn;
+
+pub use discard::pick as discard_pick;
+pub use opening::opening_value;
+
+use crate::Bot;
+use crate::ctx::Ctx;
+use catan_core::{Action, View};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// A bot that plays by hand-written rules (see the module docs).
+pub struct HeuristicBot {
+    rng: ChaCha8Rng,
+    memory: turn::Memory,
+}
+
+impl HeuristicBot {
+    /// A heuristic bot; `seed` only breaks the rare case where no rule applies.
+    pub fn new(seed: u64) -> Self {
+        HeuristicBot {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            memory: turn::Memory::default(),
+        }
+    }
+
+    fn propose(&mut self, ctx: &Ctx, legal: &[Action]) -> Option<Action> {
+        match ctx.view.phase.as_str() {
+            "opening" => opening::choose(ctx, legal),
+            "discard" => discard::choose(ctx, legal),
+            "move_robber" => robber::choose(ctx, legal),
+            "pre_roll" => turn::pre_roll(ctx, legal),
+            "action" if ctx.me == ctx.view.active => turn::action(ctx, legal, &mut self.memory),
+            "action" => trading::respond(ctx, legal),
+            _ => None,
+        }
+    }
+}
+
+impl Bot for HeuristicBot {
+    fn choose(&mut self, view: &View, legal: &[Action]) -> Option<Action> {
+        if legal.is_empty() {
+            return None;
+        }
+        let ctx = Ctx::new(view);
+        let proposal = self.propose(&ctx, legal);
+        match proposal {
+            Some(a) if legal.contains(&a) || matches!(a, Action::OfferTrade { .. }) => Some(a),
+            // No rule fits: end the turn or roll if possible, else any legal action.
+            _ => [Action::EndTurn, Action::RollDice]
+                .into_iter()
+                .find(|a| legal.contains(a))
+                .or_else(|| Some(legal[self.rng.random_range(0..legal.len())])),
+        }
+    }
+}
