@@ -58,7 +58,7 @@ pub struct GameRecord {
     /// The roll for the opener made by `Game::new` (R11), if recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opener: Option<OpenerRoll>,
-    /// Every accepted action, in order, `seq` counting from 0.
+    /// Every accepted action, in order, `seq` counting from 1.
     pub actions: Vec<RecordedAction>,
 }
 
@@ -170,7 +170,8 @@ impl OpenerRoll {
 /// One accepted action.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct RecordedAction {
-    /// Position in the log, from 0, without gaps.
+    /// Position in the log, from 1, without gaps: the game's version
+    /// (number of actions applied) once this action is applied.
     pub seq: u64,
     /// Who acted.
     pub seat: Seat,

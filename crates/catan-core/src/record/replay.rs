@@ -21,9 +21,10 @@ pub enum ReplayError {
     SeedNotRevealed,
     /// `Game::new` refused the options.
     Setup(String),
-    /// The action at `index` carries the wrong sequence number.
+    /// The action at `index` carries the wrong sequence number (`index + 1`
+    /// was expected).
     Sequence {
-        /// Position in `actions`.
+        /// Position in `actions` (from 0).
         index: usize,
         /// The `seq` found there.
         seq: u64,
@@ -56,7 +57,8 @@ impl fmt::Display for ReplayError {
             ReplayError::Setup(m) => write!(f, "the game cannot be set up: {m}"),
             ReplayError::Sequence { index, seq } => write!(
                 f,
-                "action number {index} in the list has seq {seq}, expected {index}"
+                "the action at index {index} has seq {seq}, expected {}",
+                index + 1
             ),
             ReplayError::Refused { seq, code, message } => {
                 write!(
@@ -147,7 +149,7 @@ impl<'a> Replay<'a> {
     pub fn step(&mut self) -> Option<Result<ReplayStep, ReplayError>> {
         let index = self.next;
         let recorded = self.record.actions.get(index)?;
-        if recorded.seq != index as u64 {
+        if recorded.seq != index as u64 + 1 {
             return Some(Err(ReplayError::Sequence {
                 index,
                 seq: recorded.seq,

@@ -15,7 +15,7 @@ fn recorded_game(seed: u64) -> (GameRecord, Game) {
     let mut actions = Vec::new();
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
     Playout::new().run(&mut game, &mut rng, 2000, |_, seat, action, events| {
-        let seq = actions.len() as u64;
+        let seq = actions.len() as u64 + 1;
         actions.push(RecordedAction::new(
             seq,
             seat,
@@ -112,9 +112,9 @@ fn verify_rejects_one_altered_dice_roll_naming_its_seq() {
     record.actions[i].outcome.dice = Some([d[0] % 6 + 1, d[1]]);
     let err = verify(&record).unwrap_err();
     assert!(
-        matches!(err, VerifyError::OutcomeMismatch { seq, what: "dice roll", .. } if seq == i as u64)
+        matches!(err, VerifyError::OutcomeMismatch { seq, what: "dice roll", .. } if seq == i as u64 + 1)
     );
-    assert!(err.to_string().contains(&format!("seq {i}")), "{err}");
+    assert!(err.to_string().contains(&format!("seq {}", i + 1)), "{err}");
 }
 
 #[test]
@@ -129,7 +129,7 @@ fn verify_rejects_an_altered_drawn_card() {
     record.actions[i].outcome.card = Some(other);
     let err = verify(&record).unwrap_err();
     assert!(
-        matches!(err, VerifyError::OutcomeMismatch { seq, what: "drawn card", .. } if seq == i as u64),
+        matches!(err, VerifyError::OutcomeMismatch { seq, what: "drawn card", .. } if seq == i as u64 + 1),
         "{err}"
     );
 }
@@ -143,7 +143,7 @@ fn verify_rejects_an_altered_stolen_card() {
     record.actions[i].outcome.stolen = Some(other);
     let err = verify(&record).unwrap_err();
     assert!(
-        matches!(err, VerifyError::OutcomeMismatch { seq, what: "stolen card", .. } if seq == i as u64),
+        matches!(err, VerifyError::OutcomeMismatch { seq, what: "stolen card", .. } if seq == i as u64 + 1),
         "{err}"
     );
 }
@@ -229,7 +229,7 @@ fn replay_refuses_a_gap_in_the_sequence() {
     record.actions.remove(5);
     assert_eq!(
         replay(&record).unwrap_err(),
-        ReplayError::Sequence { index: 5, seq: 6 }
+        ReplayError::Sequence { index: 5, seq: 7 }
     );
 }
 
@@ -239,7 +239,7 @@ fn replay_reports_an_illegal_action_with_its_seq() {
     record.actions[0].seat = Seat(9);
     assert!(matches!(
         replay(&record),
-        Err(ReplayError::Refused { seq: 0, .. })
+        Err(ReplayError::Refused { seq: 1, .. })
     ));
 }
 
@@ -271,7 +271,7 @@ fn stepper_stops_at_the_requested_position() {
     }
     assert_eq!(full.game(), &game);
     let step = full.step().unwrap().unwrap();
-    assert_eq!(step.recorded.seq, 10);
+    assert_eq!(step.recorded.seq, 11);
     assert_eq!(step.outcome, record.actions[10].outcome);
 }
 
