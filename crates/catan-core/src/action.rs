@@ -252,6 +252,21 @@ pub enum Action {
 }
 
 impl Action {
+    /// The same action in canonical form: Invention's two resources sorted,
+    /// so that `[wool, wood]` and `[wood, wool]` compare equal.
+    pub fn normalized(self) -> Action {
+        match self {
+            Action::PlayInvention { resources } if resources.len() == 2 => {
+                let mut v: Vec<Resource> = resources.iter().collect();
+                v.sort();
+                Action::PlayInvention {
+                    resources: ResourceList::from_slice(&v),
+                }
+            }
+            other => other,
+        }
+    }
+
     /// The action's `type` tag.
     pub fn kind(&self) -> &'static str {
         match self {

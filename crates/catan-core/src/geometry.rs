@@ -140,8 +140,8 @@ impl Geometry {
             }
         }
         let mut vertex_hexes = [[NONE; 3]; 54];
-        for h in 0..19 {
-            for &v in &hex_vertices[h] {
+        for (h, corners) in hex_vertices.iter().enumerate() {
+            for &v in corners {
                 let slot = &mut vertex_hexes[v as usize];
                 if let Some(s) = slot.iter_mut().find(|s| **s == NONE) {
                     *s = h as u8;

@@ -11,10 +11,10 @@ use rand::Rng;
 /// Which seat must act now: the active seat, or during discards the first
 /// seat that still owes.
 pub fn seat_to_act(game: &Game) -> Seat {
-    if game.phase == Phase::Discard {
-        if let Some(i) = game.discards.iter().position(|&d| d > 0) {
-            return Seat(i as u8);
-        }
+    if game.phase == Phase::Discard
+        && let Some(i) = game.discards.iter().position(|&d| d > 0)
+    {
+        return Seat(i as u8);
     }
     game.active
 }

@@ -191,10 +191,10 @@ impl Game {
             if h == crate::geometry::NONE {
                 continue;
             }
-            if let Some(r) = self.board.hexes[h as usize].terrain.resource() {
-                if self.bank.get(r) > gained.get(r) {
-                    *gained.get_mut(r) += 1;
-                }
+            if let Some(r) = self.board.hexes[h as usize].terrain.resource()
+                && self.bank.get(r) > gained.get(r)
+            {
+                *gained.get_mut(r) += 1;
             }
         }
         self.bank.sub(&gained);

@@ -1,0 +1,256 @@
+//! Redaction (R46-R48): views and events show each viewer only what the
+//! rules let them know.
+
+use catan_core::playout::seat_to_act;
+use catan_core::{Event, Game, GameOptions, Phase, Scenario, Seat, Viewer};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Value, json};
+
+/// Keys that must never appear in any view: deck order, RNG, seed.
+const SECRET_KEYS: [&str; 5] = ["deck", "rng", "seed", "forced_dice", "state"];
+
+fn keys_of(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                out.push(k.clone());
+                keys_of(x, out);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| keys_of(x, out)),
+        _ => {}
+    }
+}
+
+fn viewers(game: &Game) -> Vec<Viewer> {
+    let mut v: Vec<Viewer> = (0..game.n_players())
+        .map(|s| Viewer::Seat(Seat(s as u8)))
+        .collect();
+    v.push(Viewer::Spectator);
+    v
+}
+
+fn audit_view(game: &Game, viewer: Viewer) {
+    let view = game.view(viewer);
+    let json = serde_json::to_value(&view).expect("view serializes");
+    let mut keys = Vec::new();
+    keys_of(&json, &mut keys);
+    for k in SECRET_KEYS {
+        assert!(
+            !keys.iter().any(|x| x == k),
+            "R48: view for {viewer:?} has key {k}"
+        );
+    }
+    let finished = game.phase == Phase::Finished;
+    for p in &view.players {
+        let own = viewer == Viewer::Seat(p.seat);
+        if !own {
+            assert!(
+                p.dev_cards.is_none() && p.dev_cards_new.is_none(),
+                "R47: dev cards of {} leak to {viewer:?}",
+                p.seat
+            );
+            if !game.options.open_hands {
+                assert!(
+                    p.resources.is_none(),
+                    "R47: hand of {} leaks to {viewer:?}",
+                    p.seat
+                );
+            }
+            if !finished {
+                assert!(
+                    p.victory_points.is_none(),
+                    "R47: hidden points of {} leak",
+                    p.seat
+                );
+                assert!(p.revealed_vp_cards.is_none());
+            }
+        } else {
+            assert_eq!(p.resources, Some(game.players[p.seat.index()].hand));
+            assert_eq!(p.dev_cards, Some(game.players[p.seat.index()].dev));
+        }
+        // Public counts are always there (R46).
+        assert_eq!(p.resource_count, game.players[p.seat.index()].hand.total());
+    }
+}
+
+fn audit_event(event: &Event, viewer: Viewer, open_hands: bool) {
+    match event.redacted_for(viewer, open_hands) {
+        Event::Stole {
+            thief,
+            victim,
+            resource,
+        } => {
+            let involved = viewer == Viewer::Seat(thief) || viewer == Viewer::Seat(victim);
+            assert_eq!(
+                resource.is_some(),
+                involved || open_hands,
+                "R19c: steal seen by {viewer:?}"
+            );
+        }
+        Event::DevCardBought { seat, card } => {
+            assert_eq!(
+                card.is_some(),
+                viewer == Viewer::Seat(seat),
+                "R31: drawn card seen by {viewer:?}"
+            );
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn r46_r47_r48_views_and_events_over_random_games_hide_what_they_must() {
+    for seed in 0..60u64 {
+        let options = GameOptions {
+            players: 3 + (seed % 2) as u8,
+            open_hands: seed.is_multiple_of(5),
+            ..Default::default()
+        };
+        let (mut game, _) = Game::new(options, seed).expect("valid");
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while game.phase != Phase::Finished && game.turn < 600 {
+            let seat = seat_to_act(&game);
+            let legal = game.legal_actions(seat);
+            let action = legal[rng.random_range(0..legal.len())];
+            let events = game.apply(seat, action).expect("legal");
+            for viewer in viewers(&game) {
+                for e in &events {
+                    audit_event(e, viewer, options.open_hands);
+                }
+                if game.turn.is_multiple_of(7) || game.phase == Phase::Finished {
+                    audit_view(&game, viewer);
+                }
+            }
+        }
+    }
+}
+
+fn base_scenario(seat1_dev: &str, seed: u64) -> Value {
+    json!({
+        "options": { "players": 3, "board": "beginner" },
+        "seed": seed,
+        "dice": [[3, 4]],
+        "start": {
+            "skip_opening": true,
+            "active": 0,
+            "players": [
+                { "settlements": [0, 18], "roads": [1, 20], "resources": { "wood": 1 } },
+                { "settlements": [26, 33], "roads": [32, 39], "resources": { "brick": 1, "ore": 1 }, "dev_cards": [seat1_dev] },
+                { "settlements": [10, 40], "roads": [16, 51], "resources": { "wheat": 2 } }
+            ]
+        },
+        "actions": []
+    })
+}
+
+fn build(v: &Value) -> Game {
+    Scenario::parse(&v.to_string())
+        .expect("parses")
+        .build()
+        .expect("builds")
+}
+
+fn view_json(game: &Game, viewer: Viewer) -> String {
+    serde_json::to_string(&game.view(viewer)).expect("serializes")
+}
+
+#[test]
+fn r47_games_differing_only_in_a_hidden_dev_card_look_identical_to_others() {
+    let a = build(&base_scenario("knight", 3));
+    let b = build(&base_scenario("victory_point", 3));
+    for viewer in [
+        Viewer::Seat(Seat(0)),
+        Viewer::Seat(Seat(2)),
+        Viewer::Spectator,
+    ] {
+        assert_eq!(
+            view_json(&a, viewer),
+            view_json(&b, viewer),
+            "{viewer:?} can tell seat 1's card"
+        );
+    }
+    assert_ne!(
+        view_json(&a, Viewer::Seat(Seat(1))),
+        view_json(&b, Viewer::Seat(Seat(1)))
+    );
+}
+
+#[test]
+fn r19c_r47_a_steal_is_known_only_to_thief_and_victim() {
+    // Find two seeds whose steal takes different cards from seat 1.
+    let mut by_card = std::collections::BTreeMap::new();
+    for seed in 0..40 {
+        let mut g = build(&base_scenario("knight", seed));
+        g.apply(Seat(0), catan_core::Action::RollDice)
+            .expect("roll");
+        let events = g
+            .apply(
+                Seat(0),
+                catan_core::Action::MoveRobber {
+                    hex: catan_core::HexId(11),
+                    victim: Some(Seat(1)),
+                },
+            )
+            .expect("rob");
+        let stolen = events.iter().find_map(|e| match e {
+            Event::Stole { resource, .. } => *resource,
+            _ => None,
+        });
+        by_card.entry(stolen).or_insert((g, events));
+    }
+    assert!(by_card.len() >= 2, "two different steals found");
+    let mut it = by_card.into_values();
+    let (ga, ea) = it.next().expect("first");
+    let (gb, eb) = it.next().expect("second");
+    for viewer in [Viewer::Seat(Seat(2)), Viewer::Spectator] {
+        assert_eq!(
+            view_json(&ga, viewer),
+            view_json(&gb, viewer),
+            "{viewer:?} can tell the stolen card"
+        );
+        let ra: Vec<Event> = ea.iter().map(|e| e.redacted_for(viewer, false)).collect();
+        let rb: Vec<Event> = eb.iter().map(|e| e.redacted_for(viewer, false)).collect();
+        assert_eq!(ra, rb, "{viewer:?} events reveal the stolen card");
+    }
+    for viewer in [Viewer::Seat(Seat(0)), Viewer::Seat(Seat(1))] {
+        assert_ne!(view_json(&ga, viewer), view_json(&gb, viewer));
+    }
+}
+
+#[test]
+fn v3_open_hands_shows_resources_but_not_development_cards() {
+    let mut s = base_scenario("knight", 1);
+    s["options"]["open_hands"] = json!(true);
+    let g = build(&s);
+    let v = g.view(Viewer::Spectator);
+    assert_eq!(v.players[1].resources.map(|r| r.total()), Some(2));
+    assert!(v.players[1].dev_cards.is_none());
+}
+
+#[test]
+fn r48_finished_game_reveals_victory_point_cards_to_all() {
+    let mut s = base_scenario("victory_point", 1);
+    s["options"]["vp_target"] = json!(3);
+    s["start"]["active"] = json!(1);
+    let g = build(&s);
+    assert_eq!(
+        g.phase,
+        Phase::Finished,
+        "R45: seat 1 starts its turn at the target"
+    );
+    let v = g.view(Viewer::Seat(Seat(0)));
+    assert_eq!(v.players[1].revealed_vp_cards, Some(1));
+    assert_eq!(v.players[1].victory_points, Some(3));
+    assert!(
+        v.players[1].resources.is_none(),
+        "a finished game still hides hands outside a review"
+    );
+    let full = g.view(Viewer::Omniscient);
+    assert!(
+        full.players
+            .iter()
+            .all(|p| p.resources.is_some() && p.dev_cards.is_some())
+    );
+}
