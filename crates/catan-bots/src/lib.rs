@@ -3,6 +3,15 @@
 //! A bot sees exactly what its seat may see: the seat's redacted [`View`] and
 //! the engine's list of legal actions for that seat. It never gets the
 //! [`catan_core::Game`], so it cannot peek at other hands or the deck.
+//!
+//! [`RandomBot`] picks uniformly; [`HeuristicBot`] plays by rules (opening by
+//! pips and mix, roads toward the best free spot, city > settlement > card,
+//! trades toward its plan, robber on the leader). [`arena`] plays a whole game
+//! between bots; `catan bots` uses it to measure the heuristic's win rate.
+//!
+//! A seat must be asked to answer offers made to it: when an offer is open,
+//! call [`Bot::choose`] for each recipient that has not answered (its legal
+//! actions then include accept and decline), as [`arena`] does.
 
 mod arena;
 pub mod board_eval;
