@@ -1,1 +1,79 @@
-//! The game server (work in progress).
+//! `catan-server`: the authoritative online Catan server.
+//!
+//! An axum app ([`app`]) with an HTTP JSON API for lobbies, one
+//! [`lobby::actor::LobbyActor`] task per lobby, and a WebSocket per player or
+//! spectator speaking the protocol in docs/PROTOCOL.md. Every accepted action
+//! goes through a write-ahead [`journal::Journal`] before anyone hears of it.
+
+pub mod api;
+pub mod config;
+pub mod error;
+pub mod journal;
+pub mod lobby;
+pub mod protocol;
+pub mod ratelimit;
+pub mod registry;
+pub mod standin;
+pub mod state;
+pub mod token;
+pub mod ws;
+
+pub use config::Config;
+pub use error::Refusal;
+pub use journal::{Journal, MemoryJournal};
+pub use registry::Registry;
+pub use state::AppState;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderName, Request};
+use axum::routing::{delete, get, post};
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::services::ServeDir;
+use tower_http::trace::TraceLayer;
+
+/// Largest HTTP request body the API reads.
+pub const MAX_BODY: usize = 16 * 1024;
+
+const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// The whole HTTP application: API, WebSocket endpoint, static files.
+///
+/// Serve it with `into_make_service_with_connect_info::<SocketAddr>()` so
+/// that per-client limits see the client's address.
+pub fn app(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/lobbies", get(api::list).post(api::create))
+        .route("/lobbies/{id}", get(api::get_one))
+        .route("/lobbies/{id}/join", post(api::join))
+        .route("/lobbies/{id}/leave", post(api::leave))
+        .route("/lobbies/{id}/bots", post(api::add_bot))
+        .route("/lobbies/{id}/bots/{seat}", delete(api::remove_bot))
+        .route("/lobbies/{id}/start", post(api::start))
+        .route("/lobbies/{id}/ws", get(ws::upgrade));
+    let static_files = ServeDir::new(&state.config.static_dir);
+    Router::new()
+        .route("/healthz", get(api::healthz))
+        .nest("/api", api)
+        .fallback_service(static_files)
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(
+            TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {
+                let id = req
+                    .headers()
+                    .get(&REQUEST_ID)
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("-");
+                // The path only: a query string is never logged.
+                tracing::info_span!(
+                    "http",
+                    method = %req.method(),
+                    path = %req.uri().path(),
+                    request_id = %id
+                )
+            }),
+        )
+        .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+        .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+        .with_state(state)
+}

@@ -1,0 +1,274 @@
+//! The HTTP JSON API: lobbies, seats, bots, start. See docs/PROTOCOL.md.
+//!
+//! Secrets travel in `Authorization: Bearer <token>` headers, never in URLs,
+//! so request logs cannot contain them.
+
+use crate::error::Refusal;
+use crate::lobby::LobbyHandle;
+use crate::lobby::info::{LobbyInfo, LobbySettings, TurnTimer};
+use crate::state::AppState;
+use crate::token::{Token, TokenHash};
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{ConnectInfo, FromRequestParts, Path, State};
+use axum::http::StatusCode;
+use axum::http::header::AUTHORIZATION;
+use axum::http::request::Parts;
+use catan_bots::BotKind;
+use catan_core::{GameOptions, Seat};
+use serde::{Deserialize, Serialize};
+use std::net::{IpAddr, SocketAddr};
+use uuid::Uuid;
+
+/// The client's address: the TCP peer, or the first `X-Forwarded-For`
+/// entry when the server is configured to trust a proxy.
+pub struct ClientIp(pub Option<IpAddr>);
+
+impl FromRequestParts<AppState> for ClientIp {
+    type Rejection = Refusal;
+
+    async fn from_request_parts(parts: &mut Parts, st: &AppState) -> Result<Self, Refusal> {
+        if st.config.trust_forwarded_for
+            && let Some(ip) = parts
+                .headers
+                .get("x-forwarded-for")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.split(',').next())
+                .and_then(|v| v.trim().parse().ok())
+        {
+            return Ok(ClientIp(Some(ip)));
+        }
+        Ok(ClientIp(
+            parts
+                .extensions
+                .get::<ConnectInfo<SocketAddr>>()
+                .map(|c| c.0.ip()),
+        ))
+    }
+}
+
+/// The hash of the bearer token in the `Authorization` header.
+pub struct Bearer(pub TokenHash);
+
+impl<S: Send + Sync> FromRequestParts<S> for Bearer {
+    type Rejection = Refusal;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Refusal> {
+        parts
+            .headers
+            .get(AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .map(|t| Bearer(Token::from_client(t.trim()).hash()))
+            .ok_or_else(|| {
+                Refusal::new(
+                    "token_required",
+                    "send the token as `Authorization: Bearer <token>`",
+                )
+            })
+    }
+}
+
+fn body<T>(b: Result<Json<T>, JsonRejection>) -> Result<T, Refusal> {
+    b.map(|Json(t)| t)
+        .map_err(|e| Refusal::new("bad_json", e.body_text()))
+}
+
+/// Parses a lobby id and finds its handle.
+pub fn lobby(st: &AppState, id: &str) -> Result<LobbyHandle, Refusal> {
+    Uuid::parse_str(id)
+        .ok()
+        .and_then(|id| st.registry.get(id))
+        .ok_or_else(|| Refusal::new("lobby_not_found", "there is no lobby with that id"))
+}
+
+fn default_true() -> bool {
+    true
+}
+
+/// `POST /api/lobbies` body.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateLobby {
+    name: String,
+    #[serde(default = "default_true")]
+    public: bool,
+    #[serde(default)]
+    options: GameOptions,
+    #[serde(default)]
+    turn_timer: TurnTimer,
+    #[serde(default)]
+    bot_delay_ms: Option<u64>,
+}
+
+/// `POST /api/lobbies` answer.
+#[derive(Serialize)]
+pub struct Created {
+    lobby: LobbyInfo,
+    /// The host's secret, shown once.
+    host_token: String,
+}
+
+/// Creates a lobby; the creator gets the host token.
+pub async fn create(
+    State(st): State<AppState>,
+    ClientIp(ip): ClientIp,
+    b: Result<Json<CreateLobby>, JsonRejection>,
+) -> Result<(StatusCode, Json<Created>), Refusal> {
+    let req = body(b)?;
+    let mut settings = LobbySettings {
+        name: req.name,
+        public: req.public,
+        options: req.options,
+        turn_timer: req.turn_timer,
+        bot_delay_ms: req.bot_delay_ms.unwrap_or(st.config.bot_delay_ms),
+    };
+    settings
+        .validate()
+        .map_err(|m| Refusal::new("invalid_options", m))?;
+    let host = Token::generate();
+    let (_, lobby) = st.registry.create(settings, host.hash(), ip)?;
+    tracing::info!(lobby_id = %lobby.id, public = lobby.public, "lobby created");
+    Ok((
+        StatusCode::CREATED,
+        Json(Created {
+            lobby,
+            host_token: host.reveal().to_string(),
+        }),
+    ))
+}
+
+/// `GET /api/lobbies` answer.
+#[derive(Serialize)]
+pub struct LobbyList {
+    lobbies: Vec<LobbyInfo>,
+}
+
+/// Lists public lobbies.
+pub async fn list(State(st): State<AppState>) -> Json<LobbyList> {
+    Json(LobbyList {
+        lobbies: st.registry.list_public(),
+    })
+}
+
+/// One lobby (public or private: knowing the id is the invitation).
+pub async fn get_one(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<LobbyInfo>, Refusal> {
+    Ok(Json(lobby(&st, &id)?.info().await?))
+}
+
+/// `POST /api/lobbies/{id}/join` body.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinReq {
+    name: String,
+    #[serde(default)]
+    seat: Option<Seat>,
+}
+
+/// `POST /api/lobbies/{id}/join` answer.
+#[derive(Serialize)]
+pub struct Joined {
+    seat: Seat,
+    /// The seat's secret, shown once.
+    token: String,
+    lobby: LobbyInfo,
+}
+
+/// Takes a seat.
+pub async fn join(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    b: Result<Json<JoinReq>, JsonRejection>,
+) -> Result<Json<Joined>, Refusal> {
+    let handle = lobby(&st, &id)?;
+    let req = body(b)?;
+    let token = Token::generate();
+    let (seat, lobby) = handle.join(req.name, req.seat, token.hash()).await?;
+    Ok(Json(Joined {
+        seat,
+        token: token.reveal().to_string(),
+        lobby,
+    }))
+}
+
+/// `{ "lobby": ... }`.
+#[derive(Serialize)]
+pub struct LobbyOnly {
+    lobby: LobbyInfo,
+}
+
+/// Leaves one's seat (seat token).
+pub async fn leave(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    Bearer(token): Bearer,
+) -> Result<Json<LobbyOnly>, Refusal> {
+    let lobby = lobby(&st, &id)?.leave(token).await?;
+    Ok(Json(LobbyOnly { lobby }))
+}
+
+/// `POST /api/lobbies/{id}/bots` body.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddBotReq {
+    #[serde(default = "default_kind")]
+    kind: BotKind,
+    #[serde(default)]
+    seat: Option<Seat>,
+}
+
+fn default_kind() -> BotKind {
+    BotKind::Heuristic
+}
+
+/// `POST /api/lobbies/{id}/bots` answer.
+#[derive(Serialize)]
+pub struct BotAdded {
+    seat: Seat,
+    lobby: LobbyInfo,
+}
+
+/// Seats a bot (host token).
+pub async fn add_bot(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    Bearer(host): Bearer,
+    b: Result<Json<AddBotReq>, JsonRejection>,
+) -> Result<Json<BotAdded>, Refusal> {
+    let handle = lobby(&st, &id)?;
+    let req = body(b)?;
+    let (seat, lobby) = handle.add_bot(host, req.kind, req.seat).await?;
+    Ok(Json(BotAdded { seat, lobby }))
+}
+
+/// Removes a bot (host token).
+pub async fn remove_bot(
+    State(st): State<AppState>,
+    Path((id, seat)): Path<(String, String)>,
+    Bearer(host): Bearer,
+) -> Result<Json<LobbyOnly>, Refusal> {
+    let handle = lobby(&st, &id)?;
+    let seat: u8 = seat
+        .parse()
+        .map_err(|_| Refusal::new("no_such_seat", "a seat is a small number"))?;
+    let lobby = handle.remove_bot(host, Seat(seat)).await?;
+    Ok(Json(LobbyOnly { lobby }))
+}
+
+/// Starts the game (host token).
+pub async fn start(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+    Bearer(host): Bearer,
+) -> Result<Json<LobbyOnly>, Refusal> {
+    let lobby = lobby(&st, &id)?.start(host).await?;
+    Ok(Json(LobbyOnly { lobby }))
+}
+
+/// `GET /healthz`.
+pub async fn healthz(State(st): State<AppState>) -> Json<serde_json::Value> {
+    Json(serde_json::json!({ "status": "ok", "lobbies": st.registry.len() }))
+}

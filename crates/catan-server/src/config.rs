@@ -1,0 +1,150 @@
+//! Server configuration from flags and environment variables.
+//!
+//! Every setting has a flag and an environment variable; flags win. Durations
+//! are in milliseconds so that tests can use short ones.
+
+use clap::Parser;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+/// Default bind address.
+pub const DEFAULT_BIND: &str = "127.0.0.1:8080";
+
+/// Everything the server can be told at start.
+#[derive(Parser, Clone, Debug)]
+#[command(name = "catan-server", about = "Authoritative online Catan server")]
+pub struct Config {
+    /// Address to listen on.
+    #[arg(long, env = "CATAN_BIND", default_value = DEFAULT_BIND)]
+    pub bind: SocketAddr,
+    /// Database URL (PostgreSQL or SQLite); stored for the persistence layer.
+    #[arg(long, env = "DATABASE_URL")]
+    pub database_url: Option<String>,
+    /// Directory of the static web front end.
+    #[arg(long, env = "CATAN_STATIC_DIR", default_value = "web")]
+    pub static_dir: PathBuf,
+    /// Log filter when `RUST_LOG` is not set (e.g. `info`, `catan_server=debug`).
+    #[arg(long, default_value = "info")]
+    pub log: String,
+    /// Origins allowed to open WebSockets (comma separated); empty allows any.
+    #[arg(long, env = "CATAN_ALLOWED_ORIGINS", value_delimiter = ',')]
+    pub allowed_origins: Vec<String>,
+    /// Bot think time for lobbies that do not choose one.
+    #[arg(long, env = "CATAN_BOT_DELAY_MS", default_value_t = 800)]
+    pub bot_delay_ms: u64,
+    /// With the turn timer on: how long a disconnected player to act is waited for.
+    #[arg(long, env = "CATAN_TURN_GRACE_MS", default_value_t = 30_000)]
+    pub turn_grace_ms: u64,
+    /// How long a lobby with nobody connected and no game in progress lives.
+    #[arg(long, env = "CATAN_LOBBY_IDLE_MS", default_value_t = 600_000)]
+    pub lobby_idle_ms: u64,
+    /// Live lobbies one client address may have created.
+    #[arg(long, env = "CATAN_MAX_LOBBIES_PER_CLIENT", default_value_t = 5)]
+    pub max_lobbies_per_client: usize,
+    /// Live lobbies in total.
+    #[arg(long, env = "CATAN_MAX_LOBBIES", default_value_t = 1000)]
+    pub max_lobbies: usize,
+    /// Spectators per lobby.
+    #[arg(long, env = "CATAN_MAX_SPECTATORS", default_value_t = 100)]
+    pub max_spectators: usize,
+    /// Messages queued per connection before it counts as too slow and is closed.
+    #[arg(long, env = "CATAN_CONN_QUEUE", default_value_t = 256)]
+    pub conn_queue: usize,
+    /// Messages per second a connection may send (sustained).
+    #[arg(long, env = "CATAN_RATE_PER_SEC", default_value_t = 10.0)]
+    pub rate_per_sec: f64,
+    /// Messages a connection may send in a burst.
+    #[arg(long, env = "CATAN_RATE_BURST", default_value_t = 30)]
+    pub rate_burst: u32,
+    /// Refused messages in a row after which a connection is closed as a flood.
+    #[arg(long, env = "CATAN_FLOOD_STRIKES", default_value_t = 20)]
+    pub flood_strikes: u32,
+    /// Interval between WebSocket pings.
+    #[arg(long, env = "CATAN_HEARTBEAT_MS", default_value_t = 15_000)]
+    pub heartbeat_ms: u64,
+    /// Silence after which a socket counts as dead and is closed.
+    #[arg(long, env = "CATAN_IDLE_SOCKET_MS", default_value_t = 45_000)]
+    pub dead_socket_ms: u64,
+    /// Use the first `X-Forwarded-For` address as the client (behind a proxy).
+    #[arg(long, env = "CATAN_TRUST_FORWARDED_FOR", default_value_t = false)]
+    pub trust_forwarded_for: bool,
+}
+
+impl Default for Config {
+    /// The documented defaults, ignoring the environment (tests rely on that).
+    fn default() -> Self {
+        Config {
+            bind: DEFAULT_BIND
+                .parse()
+                .unwrap_or_else(|_| SocketAddr::from(([127, 0, 0, 1], 8080))),
+            database_url: None,
+            static_dir: PathBuf::from("web"),
+            log: "info".into(),
+            allowed_origins: Vec::new(),
+            bot_delay_ms: 800,
+            turn_grace_ms: 30_000,
+            lobby_idle_ms: 600_000,
+            max_lobbies_per_client: 5,
+            max_lobbies: 1000,
+            max_spectators: 100,
+            conn_queue: 256,
+            rate_per_sec: 10.0,
+            rate_burst: 30,
+            flood_strikes: 20,
+            heartbeat_ms: 15_000,
+            dead_socket_ms: 45_000,
+            trust_forwarded_for: false,
+        }
+    }
+}
+
+/// Largest WebSocket message or frame the server reads.
+pub const MAX_WS_MESSAGE: usize = 16 * 1024;
+/// Longest chat message, in characters.
+pub const MAX_CHAT_CHARS: usize = 300;
+/// Longest client request id, in characters.
+pub const MAX_REQUEST_ID_CHARS: usize = 64;
+
+impl Config {
+    /// [`Config::lobby_idle_ms`] as a duration.
+    pub fn lobby_idle(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.lobby_idle_ms)
+    }
+    /// [`Config::turn_grace_ms`] as a duration.
+    pub fn turn_grace(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.turn_grace_ms)
+    }
+    /// [`Config::heartbeat_ms`] as a duration (at least 10 ms).
+    pub fn heartbeat(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.heartbeat_ms.max(10))
+    }
+    /// [`Config::dead_socket_ms`] as a duration.
+    pub fn dead_socket(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.dead_socket_ms)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_parse_and_defaults_match() {
+        let c = Config::try_parse_from([
+            "catan-server",
+            "--bind",
+            "0.0.0.0:9000",
+            "--allowed-origins",
+            "https://a.example,https://b.example",
+            "--bot-delay-ms",
+            "0",
+        ])
+        .unwrap();
+        assert_eq!(c.bind.port(), 9000);
+        assert_eq!(c.allowed_origins.len(), 2);
+        assert_eq!(c.bot_delay_ms, 0);
+        let d = Config::default();
+        assert_eq!(d.bind.to_string(), DEFAULT_BIND);
+        assert_eq!(d.conn_queue, 256);
+    }
+}

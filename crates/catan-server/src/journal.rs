@@ -1,0 +1,211 @@
+//! The write-ahead journal the lobby actor awaits before telling anyone
+//! about an action.
+//!
+//! The actor calls [`Journal::append`] for every accepted action and only
+//! broadcasts once it returned `Ok`; if it fails the action is refused with
+//! `storage_unavailable` and the game stays as it was. A record holds what is
+//! needed to rebuild a lobby: settings, seed, seats (token hashes only) and
+//! the actions in order. [`MemoryJournal`] keeps it in memory (the default and
+//! the tests' journal); the persistent store plugs in behind the same trait.
+
+use crate::lobby::info::LobbySettings;
+use catan_bots::BotKind;
+use catan_core::{Action, Seat};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use uuid::Uuid;
+
+/// Why the journal could not record something.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("journal unavailable: {0}")]
+pub struct JournalError(pub String);
+
+/// A boxed future, so that [`Journal`] stays object safe.
+pub type JournalFuture<'a> = Pin<Box<dyn Future<Output = Result<(), JournalError>> + Send + 'a>>;
+
+/// Who sits in a seat, as recorded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SeatOccupant {
+    /// A person, known by the SHA-256 (hex) of their seat token.
+    Human {
+        /// Display name.
+        name: String,
+        /// Hex SHA-256 of the seat token.
+        token_hash: String,
+    },
+    /// A bot.
+    Bot {
+        /// Display name.
+        name: String,
+        /// Which bot.
+        bot: BotKind,
+    },
+}
+
+/// One seat as recorded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatRecord {
+    /// The seat.
+    pub seat: Seat,
+    /// Its occupant.
+    pub occupant: SeatOccupant,
+}
+
+/// A game's start: enough, with the actions, to rebuild it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameStart {
+    /// The lobby (and game) id.
+    pub lobby_id: Uuid,
+    /// The lobby's settings.
+    pub settings: LobbySettings,
+    /// The game seed (secret while the game runs).
+    pub seed: u64,
+    /// Every seat.
+    pub seats: Vec<SeatRecord>,
+}
+
+/// One accepted action.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JournalEntry {
+    /// The lobby.
+    pub lobby_id: Uuid,
+    /// 1-based position in the game: the version after this action.
+    pub seq: u64,
+    /// Who acted.
+    pub seat: Seat,
+    /// What they did.
+    pub action: Action,
+    /// Whether a stand-in acted for an absent or slow player.
+    pub stand_in: bool,
+    /// Whether a bot seat acted.
+    pub bot: bool,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// The lobby.
+    pub lobby_id: Uuid,
+    /// The winner.
+    pub winner: Option<Seat>,
+    /// The final version.
+    pub version: u64,
+}
+
+/// Where accepted actions go before anyone hears of them.
+pub trait Journal: Send + Sync + 'static {
+    /// A game started.
+    fn game_started<'a>(&'a self, start: &'a GameStart) -> JournalFuture<'a>;
+    /// An action was accepted; resolves once it is durable.
+    fn append<'a>(&'a self, entry: &'a JournalEntry) -> JournalFuture<'a>;
+    /// A seat changed hands during a game (a player left and a bot took over).
+    fn seat_changed<'a>(&'a self, lobby_id: Uuid, seat: &'a SeatRecord) -> JournalFuture<'a>;
+    /// The game ended.
+    fn game_finished<'a>(&'a self, result: &'a GameResult) -> JournalFuture<'a>;
+}
+
+/// Everything recorded about one game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    /// The start.
+    pub start: GameStart,
+    /// Accepted actions in order.
+    pub entries: Vec<JournalEntry>,
+    /// The end, once there is one.
+    pub result: Option<GameResult>,
+}
+
+/// An in-memory journal; `set_failing(true)` makes it refuse, for tests of
+/// the `storage_unavailable` path.
+#[derive(Default)]
+pub struct MemoryJournal {
+    games: Mutex<HashMap<Uuid, GameRecord>>,
+    failing: AtomicBool,
+}
+
+impl MemoryJournal {
+    /// An empty journal.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Makes every later call fail (or succeed again).
+    pub fn set_failing(&self, failing: bool) {
+        self.failing.store(failing, Ordering::SeqCst);
+    }
+
+    /// The record of one game.
+    pub fn record(&self, lobby_id: Uuid) -> Option<GameRecord> {
+        self.lock().get(&lobby_id).cloned()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, GameRecord>> {
+        // A panic while holding this lock cannot leave a record half-written
+        // in a way later readers care about, so a poisoned lock is usable.
+        self.games.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn check(&self) -> Result<(), JournalError> {
+        if self.failing.load(Ordering::SeqCst) {
+            Err(JournalError("the memory journal is set to fail".into()))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn with_game(
+        &self,
+        lobby_id: Uuid,
+        f: impl FnOnce(&mut GameRecord),
+    ) -> Result<(), JournalError> {
+        self.check()?;
+        let mut games = self.lock();
+        let g = games
+            .get_mut(&lobby_id)
+            .ok_or_else(|| JournalError(format!("no game {lobby_id} was started")))?;
+        f(g);
+        Ok(())
+    }
+}
+
+impl Journal for MemoryJournal {
+    fn game_started<'a>(&'a self, start: &'a GameStart) -> JournalFuture<'a> {
+        Box::pin(async move {
+            self.check()?;
+            self.lock().insert(
+                start.lobby_id,
+                GameRecord {
+                    start: start.clone(),
+                    entries: Vec::new(),
+                    result: None,
+                },
+            );
+            Ok(())
+        })
+    }
+
+    fn append<'a>(&'a self, entry: &'a JournalEntry) -> JournalFuture<'a> {
+        Box::pin(async move { self.with_game(entry.lobby_id, |g| g.entries.push(entry.clone())) })
+    }
+
+    fn seat_changed<'a>(&'a self, lobby_id: Uuid, seat: &'a SeatRecord) -> JournalFuture<'a> {
+        Box::pin(async move {
+            self.with_game(lobby_id, |g| {
+                if let Some(s) = g.start.seats.iter_mut().find(|s| s.seat == seat.seat) {
+                    *s = seat.clone();
+                }
+            })
+        })
+    }
+
+    fn game_finished<'a>(&'a self, result: &'a GameResult) -> JournalFuture<'a> {
+        Box::pin(
+            async move { self.with_game(result.lobby_id, |g| g.result = Some(result.clone())) },
+        )
+    }
+}

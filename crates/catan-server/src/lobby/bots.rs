@@ -1,0 +1,172 @@
+//! Timers: bot moves after the lobby's delay, stand-ins for absent or slow
+//! players, and the deadline the actor's loop sleeps until.
+//!
+//! Nothing here blocks: the actor computes the next due time and its loop
+//! wakes for it between commands.
+
+use super::actor::{LobbyActor, Slot};
+use super::play::Actor;
+use crate::standin::{seats_to_act, stand_in_action};
+use catan_core::{Action, Phase, Seat, Viewer};
+use rand::Rng;
+use std::time::Duration;
+use tokio::time::Instant;
+
+/// Wait after the journal refused an automatic move.
+const BACKOFF: Duration = Duration::from_secs(1);
+
+impl LobbyActor {
+    /// The bot seat the game waits for, if any: a bot to act, or a bot asked
+    /// to answer a trade offer it has not answered.
+    fn pending_bot(&self) -> Option<Seat> {
+        let game = &self.run.as_ref()?.game;
+        let is_bot = |s: Seat| matches!(self.seats.get(s.index()), Some(Slot::Bot(_)));
+        if let Some(s) = seats_to_act(game).into_iter().find(|s| is_bot(*s)) {
+            return Some(s);
+        }
+        if game.phase == Phase::Action {
+            for o in &game.offers {
+                for s in o.to.iter() {
+                    if s != o.maker
+                        && is_bot(s)
+                        && !o.accepted.contains(s)
+                        && !o.declined.contains(s)
+                        && game.legal_actions(s).iter().any(|a| {
+                            matches!(a, Action::AcceptTrade { offer } | Action::DeclineTrade { offer } if *offer == o.id)
+                        })
+                    {
+                        return Some(s);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Sets when the next bot move is due (after the lobby's delay).
+    pub(super) fn schedule_bots(&mut self) {
+        self.bot_due = self
+            .pending_bot()
+            .map(|_| Instant::now() + Duration::from_millis(self.settings.bot_delay_ms));
+    }
+
+    /// Human seats the game waits for and when each gets a stand-in.
+    fn stand_in_deadlines(&self) -> Vec<(Seat, Instant)> {
+        let timer = self.settings.turn_timer;
+        let Some(run) = &self.run else {
+            return Vec::new();
+        };
+        if !timer.enabled {
+            return Vec::new();
+        }
+        let slow = run.step_started + Duration::from_secs(timer.seconds as u64);
+        let grace = self.registry.config().turn_grace();
+        seats_to_act(&run.game)
+            .into_iter()
+            .filter_map(|s| match self.seats.get(s.index()) {
+                Some(Slot::Human(h)) => {
+                    let away = h.away_since.map(|t| t + grace);
+                    Some((s, away.map_or(slow, |a| a.min(slow))))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// When the loop must wake next.
+    pub(super) fn next_deadline(&self) -> Option<Instant> {
+        let mut due = self.bot_due;
+        for (_, t) in self.stand_in_deadlines() {
+            due = Some(due.map_or(t, |d| d.min(t)));
+        }
+        if let (Some(d), Some(b)) = (due, self.backoff_until) {
+            due = Some(d.max(b));
+        }
+        if let Some(idle) = self.idle_since {
+            let t = idle + self.registry.config().lobby_idle();
+            due = Some(due.map_or(t, |d| d.min(t)));
+        }
+        due
+    }
+
+    /// Does whatever is due.
+    pub(super) async fn on_timer(&mut self) {
+        let now = Instant::now();
+        if self.backoff_until.is_some_and(|b| b > now) {
+            return;
+        }
+        self.backoff_until = None;
+        if self.bot_due.is_some_and(|t| t <= now) {
+            self.bot_move().await;
+        }
+        let due: Vec<Seat> = self
+            .stand_in_deadlines()
+            .into_iter()
+            .filter(|(_, t)| *t <= now)
+            .map(|(s, _)| s)
+            .collect();
+        for seat in due {
+            self.stand_in(seat).await;
+        }
+        self.after_sends();
+    }
+
+    async fn bot_move(&mut self) {
+        let Some(seat) = self.pending_bot() else {
+            self.bot_due = None;
+            return;
+        };
+        let Some(run) = &self.run else { return };
+        let view = run.game.view(Viewer::Seat(seat));
+        let legal = run.game.legal_actions(seat);
+        let choice = match self.seats.get_mut(seat.index()) {
+            Some(Slot::Bot(b)) => b.bot.choose(&view, &legal),
+            _ => None,
+        };
+        let action = match choice {
+            Some(a) => a,
+            None if legal.is_empty() => {
+                tracing::error!(seat = seat.0, "bot has nothing to do while awaited");
+                self.bot_due = None;
+                return;
+            }
+            None => legal[self.rng.random_range(0..legal.len())],
+        };
+        match self.perform(seat, action, Actor::Bot, None).await {
+            Ok(_) => {}
+            Err(e) if e.code == "storage_unavailable" => self.back_off(),
+            Err(e) => {
+                // A bot's proposal may be refused (e.g. a trade offer the
+                // engine rejects); a legal action keeps the game going.
+                tracing::debug!(seat = seat.0, code = %e.code, "bot action refused");
+                if legal.is_empty() {
+                    self.bot_due = None;
+                    return;
+                }
+                let fallback = legal[self.rng.random_range(0..legal.len())];
+                if let Err(e) = self.perform(seat, fallback, Actor::Bot, None).await {
+                    tracing::warn!(seat = seat.0, code = %e.code, "bot fallback refused");
+                    self.back_off();
+                }
+            }
+        }
+    }
+
+    async fn stand_in(&mut self, seat: Seat) {
+        let Some(run) = &self.run else { return };
+        let Some(action) = stand_in_action(&run.game, seat, &mut self.rng) else {
+            return;
+        };
+        if let Err(e) = self.perform(seat, action, Actor::StandIn, None).await {
+            tracing::warn!(seat = seat.0, code = %e.code, "stand-in action refused");
+            self.back_off();
+        }
+    }
+
+    fn back_off(&mut self) {
+        self.backoff_until = Some(Instant::now() + BACKOFF);
+        if self.bot_due.is_none() {
+            self.schedule_bots();
+        }
+    }
+}

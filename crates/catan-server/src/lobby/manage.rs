@@ -1,0 +1,234 @@
+//! Seating people and bots, leaving, and starting the game.
+
+use super::CloseReason;
+use super::actor::{BotSeat, Human, LobbyActor, Running, Slot};
+use super::info::{LobbyInfo, LobbyStatus, clean_name};
+use crate::error::Refusal;
+use crate::journal::{GameStart, SeatOccupant, SeatRecord};
+use crate::token::TokenHash;
+use catan_bots::{BotKind, make_bot};
+use catan_core::{Game, Seat};
+use rand::Rng;
+use tokio::time::Instant;
+
+fn bot_name(kind: BotKind, seat: Seat) -> String {
+    match kind {
+        BotKind::Random => format!("Random bot {}", seat.0 + 1),
+        BotKind::Heuristic => format!("Bot {}", seat.0 + 1),
+    }
+}
+
+impl LobbyActor {
+    fn require_host(&self, host: &TokenHash) -> Result<(), Refusal> {
+        if self.host.matches(host) {
+            Ok(())
+        } else {
+            Err(Refusal::new(
+                "not_host",
+                "only the lobby's host may do that (use the host token)",
+            ))
+        }
+    }
+
+    fn require_waiting(&self) -> Result<(), Refusal> {
+        if self.status() == LobbyStatus::Waiting {
+            Ok(())
+        } else {
+            Err(Refusal::new(
+                "already_started",
+                "the game has already started",
+            ))
+        }
+    }
+
+    /// The requested seat if it is free, or the first free seat.
+    fn free_seat(&self, wanted: Option<Seat>) -> Result<Seat, Refusal> {
+        match wanted {
+            Some(s) => match self.seats.get(s.index()) {
+                None => Err(Refusal::new(
+                    "no_such_seat",
+                    format!("this lobby has seats 0 to {}", self.seats.len() - 1),
+                )),
+                Some(Slot::Empty) => Ok(s),
+                Some(_) => Err(Refusal::new("seat_taken", format!("{s} is taken"))),
+            },
+            None => self
+                .seats
+                .iter()
+                .position(|s| matches!(s, Slot::Empty))
+                .map(|i| Seat(i as u8))
+                .ok_or_else(|| Refusal::new("lobby_full", "every seat is taken")),
+        }
+    }
+
+    pub(super) fn join(
+        &mut self,
+        name: String,
+        seat: Option<Seat>,
+        token: TokenHash,
+    ) -> Result<(Seat, LobbyInfo), Refusal> {
+        self.require_waiting()?;
+        let name =
+            clean_name(&name, "the display name").map_err(|m| Refusal::new("invalid_name", m))?;
+        let seat = self.free_seat(seat)?;
+        self.seats[seat.index()] = Slot::Human(Human {
+            name,
+            token,
+            away_since: Some(Instant::now()),
+        });
+        tracing::info!(seat = seat.0, "player joined");
+        self.lobby_changed();
+        Ok((seat, self.info()))
+    }
+
+    pub(super) async fn leave(&mut self, token: TokenHash) -> Result<LobbyInfo, Refusal> {
+        let seat = self
+            .seat_of(&token)
+            .ok_or_else(|| Refusal::new("invalid_token", "no seat in this lobby has that token"))?;
+        match self.status() {
+            LobbyStatus::Waiting => {
+                self.seats[seat.index()] = Slot::Empty;
+            }
+            LobbyStatus::Playing => {
+                // A bot takes the seat over so the game can go on.
+                let Slot::Human(h) = &self.seats[seat.index()] else {
+                    return Err(Refusal::new("internal", "seat is not a person's"));
+                };
+                let name = format!("{} (bot)", h.name);
+                let record = SeatRecord {
+                    seat,
+                    occupant: SeatOccupant::Bot {
+                        name: name.clone(),
+                        bot: BotKind::Heuristic,
+                    },
+                };
+                let journal = self.registry.journal();
+                if let Err(e) = journal.seat_changed(self.id, &record).await {
+                    tracing::warn!(error = %e, "journal refused a seat change");
+                    return Err(storage_unavailable());
+                }
+                let seed = self.rng.random();
+                self.seats[seat.index()] = Slot::Bot(BotSeat {
+                    name,
+                    kind: BotKind::Heuristic,
+                    bot: make_bot(BotKind::Heuristic, seed),
+                });
+            }
+            LobbyStatus::Finished => {
+                return Err(Refusal::new("game_over", "the game is over"));
+            }
+        }
+        if let Some(conn) = self.conns.seat_conn(seat) {
+            self.conns.kick(conn, CloseReason::LEFT);
+            self.conns.take_dropped();
+        }
+        tracing::info!(seat = seat.0, "player left");
+        self.lobby_changed();
+        self.presence_changed();
+        self.schedule_bots();
+        Ok(self.info())
+    }
+
+    pub(super) fn add_bot(
+        &mut self,
+        host: TokenHash,
+        kind: BotKind,
+        seat: Option<Seat>,
+    ) -> Result<(Seat, LobbyInfo), Refusal> {
+        self.require_host(&host)?;
+        self.require_waiting()?;
+        let seat = self.free_seat(seat)?;
+        let seed = self.rng.random();
+        self.seats[seat.index()] = Slot::Bot(BotSeat {
+            name: bot_name(kind, seat),
+            kind,
+            bot: make_bot(kind, seed),
+        });
+        self.lobby_changed();
+        Ok((seat, self.info()))
+    }
+
+    pub(super) fn remove_bot(&mut self, host: TokenHash, seat: Seat) -> Result<LobbyInfo, Refusal> {
+        self.require_host(&host)?;
+        self.require_waiting()?;
+        match self.seats.get(seat.index()) {
+            Some(Slot::Bot(_)) => {
+                self.seats[seat.index()] = Slot::Empty;
+                self.lobby_changed();
+                Ok(self.info())
+            }
+            Some(_) => Err(Refusal::new("not_a_bot", format!("{seat} is not a bot"))),
+            None => Err(Refusal::new("no_such_seat", format!("there is no {seat}"))),
+        }
+    }
+
+    /// The seats as the journal records them.
+    pub(super) fn seat_records(&self) -> Vec<SeatRecord> {
+        self.seats
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| {
+                let occupant = match s {
+                    Slot::Empty => return None,
+                    Slot::Human(h) => SeatOccupant::Human {
+                        name: h.name.clone(),
+                        token_hash: h.token.to_hex(),
+                    },
+                    Slot::Bot(b) => SeatOccupant::Bot {
+                        name: b.name.clone(),
+                        bot: b.kind,
+                    },
+                };
+                Some(SeatRecord {
+                    seat: Seat(i as u8),
+                    occupant,
+                })
+            })
+            .collect()
+    }
+
+    pub(super) async fn start(&mut self, host: TokenHash) -> Result<LobbyInfo, Refusal> {
+        self.require_host(&host)?;
+        self.require_waiting()?;
+        if self.seats.iter().any(|s| matches!(s, Slot::Empty)) {
+            return Err(Refusal::new(
+                "not_ready",
+                "every seat needs a player or a bot before the start",
+            ));
+        }
+        // The seed comes from the OS-seeded generator and is never sent.
+        let seed: u64 = rand::rng().random();
+        let (game, opener) = Game::new(self.settings.options, seed)
+            .map_err(|e| Refusal::new("invalid_options", e.to_string()))?;
+        let start = GameStart {
+            lobby_id: self.id,
+            settings: self.settings.clone(),
+            seed,
+            seats: self.seat_records(),
+        };
+        let journal = self.registry.journal();
+        if let Err(e) = journal.game_started(&start).await {
+            tracing::warn!(error = %e, "journal refused the game start");
+            return Err(storage_unavailable());
+        }
+        self.run = Some(Running {
+            game,
+            version: 0,
+            step_started: Instant::now(),
+        });
+        tracing::info!("game started");
+        self.lobby_changed();
+        self.broadcast_update(None, false, &[opener]);
+        self.update_idle();
+        self.schedule_bots();
+        Ok(self.info())
+    }
+}
+
+/// The refusal when the journal cannot record.
+pub(super) fn storage_unavailable() -> Refusal {
+    Refusal::new(
+        "storage_unavailable",
+        "the game could not be saved; nothing changed, try again",
+    )
+}

@@ -1,0 +1,240 @@
+//! Lobbies: one [`actor::LobbyActor`] task per lobby, reached through a
+//! cloneable [`LobbyHandle`] over a bounded channel.
+//!
+//! The actor alone owns the seats, the game and the connections, and handles
+//! one command at a time, so no lock guards game state.
+
+pub mod actor;
+mod bots;
+mod conns;
+pub mod info;
+mod manage;
+mod play;
+pub mod resume;
+
+use crate::error::Refusal;
+use crate::protocol::ClientMsg;
+use crate::token::TokenHash;
+use axum::extract::ws::Utf8Bytes;
+use catan_bots::BotKind;
+use catan_core::Seat;
+use info::LobbyInfo;
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+use uuid::Uuid;
+
+/// Identifies one WebSocket connection within the server.
+pub type ConnId = u64;
+
+/// Commands a lobby actor can be sent.
+pub(crate) type Reply<T> = oneshot::Sender<Result<T, Refusal>>;
+
+/// How long a caller waits for room in a busy lobby's queue.
+const SEND_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a caller waits for the lobby's answer (it may await the journal).
+const REPLY_TIMEOUT: Duration = Duration::from_secs(15);
+/// Commands queued per lobby.
+pub(crate) const LOBBY_QUEUE: usize = 256;
+
+/// Why the server closes a socket: a WebSocket close code and reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CloseReason {
+    /// The close code (4000-4999 are this application's).
+    pub code: u16,
+    /// Human-readable reason.
+    pub reason: &'static str,
+}
+
+impl CloseReason {
+    /// A newer connection took over the seat.
+    pub const REPLACED: CloseReason = CloseReason {
+        code: 4001,
+        reason: "replaced by a newer connection for this seat",
+    };
+    /// The player left the seat.
+    pub const LEFT: CloseReason = CloseReason {
+        code: 4002,
+        reason: "you left this seat",
+    };
+    /// The connection's queue overflowed.
+    pub const TOO_SLOW: CloseReason = CloseReason {
+        code: 4008,
+        reason: "too slow to keep up; reconnect to resync",
+    };
+    /// The lobby was closed.
+    pub const LOBBY_CLOSED: CloseReason = CloseReason {
+        code: 4004,
+        reason: "the lobby was closed",
+    };
+}
+
+/// A WebSocket asking to join a lobby's connections.
+pub(crate) struct ConnectRequest {
+    pub conn: ConnId,
+    /// Hash of the seat token; `None` for a spectator.
+    pub token: Option<TokenHash>,
+    /// The connection's bounded outbound queue.
+    pub tx: mpsc::Sender<Utf8Bytes>,
+    /// Tells the connection to close, with a reason.
+    pub close: oneshot::Sender<CloseReason>,
+}
+
+/// What a lobby actor is asked to do.
+pub(crate) enum Command {
+    Info {
+        reply: Reply<LobbyInfo>,
+    },
+    Join {
+        name: String,
+        seat: Option<Seat>,
+        token: TokenHash,
+        reply: Reply<(Seat, LobbyInfo)>,
+    },
+    Leave {
+        token: TokenHash,
+        reply: Reply<LobbyInfo>,
+    },
+    AddBot {
+        host: TokenHash,
+        kind: BotKind,
+        seat: Option<Seat>,
+        reply: Reply<(Seat, LobbyInfo)>,
+    },
+    RemoveBot {
+        host: TokenHash,
+        seat: Seat,
+        reply: Reply<LobbyInfo>,
+    },
+    Start {
+        host: TokenHash,
+        reply: Reply<LobbyInfo>,
+    },
+    Connect {
+        req: ConnectRequest,
+        reply: Reply<()>,
+    },
+    Disconnect {
+        conn: ConnId,
+    },
+    Client {
+        conn: ConnId,
+        msg: ClientMsg,
+    },
+}
+
+/// A cloneable way to reach one lobby's actor.
+#[derive(Clone, Debug)]
+pub struct LobbyHandle {
+    id: Uuid,
+    tx: mpsc::Sender<Command>,
+}
+
+fn gone() -> Refusal {
+    Refusal::new("lobby_not_found", "this lobby no longer exists")
+}
+
+impl LobbyHandle {
+    pub(crate) fn new(id: Uuid, tx: mpsc::Sender<Command>) -> Self {
+        LobbyHandle { id, tx }
+    }
+
+    /// The lobby id.
+    pub fn id(&self) -> Uuid {
+        self.id
+    }
+
+    async fn send(&self, cmd: Command) -> Result<(), Refusal> {
+        match tokio::time::timeout(SEND_TIMEOUT, self.tx.send(cmd)).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(_)) => Err(gone()),
+            Err(_) => Err(Refusal::new(
+                "server_busy",
+                "the lobby is too busy; try again",
+            )),
+        }
+    }
+
+    async fn request<T>(&self, make: impl FnOnce(Reply<T>) -> Command) -> Result<T, Refusal> {
+        let (tx, rx) = oneshot::channel();
+        self.send(make(tx)).await?;
+        match tokio::time::timeout(REPLY_TIMEOUT, rx).await {
+            Ok(Ok(r)) => r,
+            Ok(Err(_)) => Err(gone()),
+            Err(_) => Err(Refusal::new(
+                "server_busy",
+                "the lobby did not answer in time",
+            )),
+        }
+    }
+
+    /// The lobby as it is now.
+    pub async fn info(&self) -> Result<LobbyInfo, Refusal> {
+        self.request(|reply| Command::Info { reply }).await
+    }
+
+    /// Seats a person (the seat token is hashed by the caller).
+    pub async fn join(
+        &self,
+        name: String,
+        seat: Option<Seat>,
+        token: TokenHash,
+    ) -> Result<(Seat, LobbyInfo), Refusal> {
+        self.request(|reply| Command::Join {
+            name,
+            seat,
+            token,
+            reply,
+        })
+        .await
+    }
+
+    /// Frees the seat of the token's holder (a bot takes over a running game).
+    pub async fn leave(&self, token: TokenHash) -> Result<LobbyInfo, Refusal> {
+        self.request(|reply| Command::Leave { token, reply }).await
+    }
+
+    /// Seats a bot (host only).
+    pub async fn add_bot(
+        &self,
+        host: TokenHash,
+        kind: BotKind,
+        seat: Option<Seat>,
+    ) -> Result<(Seat, LobbyInfo), Refusal> {
+        self.request(|reply| Command::AddBot {
+            host,
+            kind,
+            seat,
+            reply,
+        })
+        .await
+    }
+
+    /// Removes a bot (host only, before the start).
+    pub async fn remove_bot(&self, host: TokenHash, seat: Seat) -> Result<LobbyInfo, Refusal> {
+        self.request(|reply| Command::RemoveBot { host, seat, reply })
+            .await
+    }
+
+    /// Starts the game (host only, every seat filled).
+    pub async fn start(&self, host: TokenHash) -> Result<LobbyInfo, Refusal> {
+        self.request(|reply| Command::Start { host, reply }).await
+    }
+
+    pub(crate) async fn connect(&self, req: ConnectRequest) -> Result<(), Refusal> {
+        self.request(|reply| Command::Connect { req, reply }).await
+    }
+
+    /// Forwards a client message; waits for room in the queue (back-pressure
+    /// on that one socket, never on the actor).
+    pub(crate) async fn client(&self, conn: ConnId, msg: ClientMsg) -> Result<(), Refusal> {
+        self.tx
+            .send(Command::Client { conn, msg })
+            .await
+            .map_err(|_| gone())
+    }
+
+    pub(crate) async fn disconnect(&self, conn: ConnId) {
+        // If the actor is gone there is nothing to tell.
+        let _ = self.tx.send(Command::Disconnect { conn }).await;
+    }
+}

@@ -1,0 +1,301 @@
+//! Game actions: checking who sends them, applying them on a copy, journaling
+//! them, and telling every connection what it may know.
+
+use super::ConnId;
+use super::actor::{LobbyActor, Slot};
+use super::manage::storage_unavailable;
+use crate::config::MAX_CHAT_CHARS;
+use crate::error::Refusal;
+use crate::journal::{GameResult, JournalEntry};
+use crate::protocol::{ClientMsg, ServerMsg};
+use catan_core::{Action, Event, Phase, Seat, Viewer};
+use tokio::time::Instant;
+
+/// Who is behind an action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Actor {
+    /// The seat's player.
+    Player,
+    /// The seat's bot.
+    Bot,
+    /// A stand-in for an absent or slow player.
+    StandIn,
+}
+
+impl LobbyActor {
+    pub(super) async fn on_client(&mut self, conn: ConnId, msg: ClientMsg) {
+        let Some(c) = self.conns.get(conn) else {
+            // The connection was closed meanwhile; nobody to answer.
+            return;
+        };
+        let (viewer, token) = (c.viewer, c.token);
+        match msg {
+            ClientMsg::Hello { .. } => self.conns.send(
+                conn,
+                &ServerMsg::rejected(None, "already_connected", "this socket already said hello"),
+            ),
+            ClientMsg::Resync { id } => {
+                self.send_game_state(conn);
+                let version = self.version();
+                self.conns.send(conn, &ServerMsg::Accepted { id, version });
+            }
+            ClientMsg::Chat { id, text } => {
+                let r = self.chat(viewer, &text);
+                let reply = match r {
+                    Ok(()) => ServerMsg::Accepted {
+                        id,
+                        version: self.version(),
+                    },
+                    Err(e) => ServerMsg::rejected(Some(id), &e.code, e.message),
+                };
+                self.conns.send(conn, &reply);
+            }
+            ClientMsg::Action {
+                id,
+                version,
+                seat,
+                action,
+            } => {
+                let r = self.player_action(viewer, token, version, seat, action, conn, &id);
+                if let Err(e) = r.await {
+                    tracing::debug!(conn, code = %e.code, "action refused");
+                    self.conns
+                        .send(conn, &ServerMsg::rejected(Some(id), &e.code, e.message));
+                }
+            }
+        }
+    }
+
+    fn version(&self) -> u64 {
+        self.run.as_ref().map_or(0, |r| r.version)
+    }
+
+    fn chat(&mut self, viewer: Viewer, text: &str) -> Result<(), Refusal> {
+        let Viewer::Seat(seat) = viewer else {
+            return Err(Refusal::new(
+                "not_your_seat",
+                "spectators cannot chat; join a seat to talk",
+            ));
+        };
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(Refusal::new("empty_chat", "say something"));
+        }
+        if text.chars().count() > MAX_CHAT_CHARS {
+            return Err(Refusal::new(
+                "chat_too_long",
+                format!("chat lines are at most {MAX_CHAT_CHARS} characters"),
+            ));
+        }
+        let name = match self.seats.get(seat.index()) {
+            Some(Slot::Human(h)) => h.name.clone(),
+            _ => return Err(Refusal::new("not_your_seat", "you no longer hold a seat")),
+        };
+        self.conns.broadcast(&ServerMsg::Chat {
+            seat,
+            name,
+            text: text.to_string(),
+        });
+        Ok(())
+    }
+
+    /// Checks a player's request and performs it; on success the reply
+    /// `accepted` has been sent.
+    #[allow(clippy::too_many_arguments)]
+    async fn player_action(
+        &mut self,
+        viewer: Viewer,
+        token: Option<crate::token::TokenHash>,
+        version: u64,
+        claimed: Option<Seat>,
+        action: Action,
+        conn: ConnId,
+        id: &str,
+    ) -> Result<(), Refusal> {
+        let Viewer::Seat(seat) = viewer else {
+            return Err(Refusal::new(
+                "not_your_seat",
+                "spectators cannot act; join a seat to play",
+            ));
+        };
+        if let Some(c) = claimed
+            && c != seat
+        {
+            return Err(Refusal::new(
+                "not_your_seat",
+                format!("this connection plays {seat}, not {c}"),
+            ));
+        }
+        // The seat's token is checked again on every action: the seat may have
+        // changed hands since this connection said hello.
+        let still_holder = match (&self.seats.get(seat.index()), token) {
+            (Some(Slot::Human(h)), Some(t)) => h.token.matches(&t),
+            _ => false,
+        };
+        if !still_holder {
+            return Err(Refusal::new(
+                "invalid_token",
+                "this connection no longer holds the seat",
+            ));
+        }
+        let Some(run) = &self.run else {
+            return Err(Refusal::new(
+                "game_not_started",
+                "the game has not started yet",
+            ));
+        };
+        if version != run.version {
+            return Err(Refusal::new(
+                "stale_version",
+                format!(
+                    "the game is at version {}, not {version}; apply the latest update and retry",
+                    run.version
+                ),
+            ));
+        }
+        self.perform(seat, action, Actor::Player, Some((conn, id)))
+            .await
+            .map(|_| ())
+    }
+
+    /// Applies `action` for `seat` on a copy of the game, journals it, and
+    /// only then makes it the game and tells everyone. `ack` gets
+    /// `accepted` before the update.
+    pub(super) async fn perform(
+        &mut self,
+        seat: Seat,
+        action: Action,
+        by: Actor,
+        ack: Option<(ConnId, &str)>,
+    ) -> Result<u64, Refusal> {
+        let Some(run) = self.run.as_mut() else {
+            return Err(Refusal::new(
+                "game_not_started",
+                "the game has not started yet",
+            ));
+        };
+        let mut next = run.game.clone();
+        let events = next
+            .apply(seat, action)
+            .map_err(|e| Refusal::new(e.code(), e.message))?;
+        let entry = JournalEntry {
+            lobby_id: self.id,
+            seq: run.version + 1,
+            seat,
+            action,
+            stand_in: by == Actor::StandIn,
+            bot: by == Actor::Bot,
+        };
+        let journal = self.registry.journal();
+        if let Err(e) = journal.append(&entry).await {
+            tracing::warn!(error = %e, seq = entry.seq, "journal refused an action");
+            return Err(storage_unavailable());
+        }
+        run.game = next;
+        run.version = entry.seq;
+        run.step_started = Instant::now();
+        let version = run.version;
+        let finished = run.game.phase == Phase::Finished;
+        if by == Actor::StandIn {
+            tracing::info!(seat = seat.0, action = action.kind(), "stand-in acted");
+        }
+        if let Some((conn, id)) = ack {
+            self.conns.send(
+                conn,
+                &ServerMsg::Accepted {
+                    id: id.to_string(),
+                    version,
+                },
+            );
+        }
+        self.broadcast_update(Some(seat), by == Actor::StandIn, &events);
+        if finished {
+            self.finish().await;
+        }
+        self.schedule_bots();
+        Ok(version)
+    }
+
+    async fn finish(&mut self) {
+        let Some(run) = &self.run else { return };
+        let result = GameResult {
+            lobby_id: self.id,
+            winner: run.game.winner,
+            version: run.version,
+        };
+        tracing::info!(winner = ?result.winner, version = result.version, "game over");
+        let journal = self.registry.journal();
+        if let Err(e) = journal.game_finished(&result).await {
+            // The actions are all recorded; the end can be derived by replay.
+            tracing::warn!(error = %e, "journal refused the game result");
+        }
+        let msg = ServerMsg::GameOver {
+            version: result.version,
+            winner: result.winner,
+            view: run.game.view(Viewer::Omniscient),
+        };
+        self.conns.broadcast(&msg);
+        self.lobby_changed();
+        self.update_idle();
+    }
+
+    /// Tells every connection what happened, redacted for its viewer.
+    pub(super) fn broadcast_update(
+        &mut self,
+        seat: Option<Seat>,
+        stand_in: bool,
+        events: &[Event],
+    ) {
+        let Some(run) = &self.run else { return };
+        let game = &run.game;
+        let open = game.options.open_hands;
+        let version = run.version;
+        self.conns.broadcast_with(|viewer| ServerMsg::Update {
+            version,
+            seat,
+            stand_in,
+            events: events
+                .iter()
+                .map(|e| e.redacted_for(viewer, open))
+                .collect(),
+            view: game.view(viewer),
+            legal: legal_for(game, viewer),
+        });
+        self.publish();
+    }
+
+    /// Sends one connection the game as it stands (snapshot, and the full
+    /// final state if the game is over).
+    pub(super) fn send_game_state(&mut self, conn: ConnId) {
+        let Some(viewer) = self.conns.get(conn).map(|c| c.viewer) else {
+            return;
+        };
+        let Some(run) = &self.run else {
+            self.conns
+                .send(conn, &ServerMsg::Lobby { lobby: self.info() });
+            return;
+        };
+        let snapshot = ServerMsg::Snapshot {
+            version: run.version,
+            view: run.game.view(viewer),
+            legal: legal_for(&run.game, viewer),
+        };
+        let over = (run.game.phase == Phase::Finished).then(|| ServerMsg::GameOver {
+            version: run.version,
+            winner: run.game.winner,
+            view: run.game.view(Viewer::Omniscient),
+        });
+        self.conns.send(conn, &snapshot);
+        if let Some(over) = over {
+            self.conns.send(conn, &over);
+        }
+    }
+}
+
+/// What `viewer` may do now: a seat's legal actions, nothing for others.
+fn legal_for(game: &catan_core::Game, viewer: Viewer) -> Vec<Action> {
+    match viewer {
+        Viewer::Seat(s) => game.legal_actions(s),
+        _ => Vec::new(),
+    }
+}
