@@ -1,1 +1,209 @@
-//! Game log storage (work in progress).
+//! Game log storage behind one [`Store`] type with two real backends:
+//! PostgreSQL (production) and an embedded SQLite file (the default).
+//!
+//! The action log is the source of truth: a game is its options, seed and
+//! accepted actions; states are rebuilt with [`catan_core::record::replay`].
+//! [`Store::append_action`] is one short auto-committed INSERT, so when it
+//! returns `Ok` the action is durable and may be broadcast (write-ahead).
+//! Migrations (`migrations/postgres`, `migrations/sqlite`) are applied by
+//! [`Store::connect`].
+
+mod error;
+mod model;
+mod postgres;
+mod rows;
+mod sqlite;
+
+pub use error::StoreError;
+pub use model::{
+    GamePage, GameSummary, MAX_PER_PAGE, NewGame, StoredGame, StoredSeat, format_time, hash_token,
+};
+
+use catan_core::record::{GameRecord, GameResult, GameStatus, RecordedAction};
+use chrono::{DateTime, Utc};
+use sqlx::{PgPool, SqlitePool};
+use uuid::Uuid;
+
+/// Which database a [`Store`] talks to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Backend {
+    /// PostgreSQL.
+    Postgres,
+    /// SQLite.
+    Sqlite,
+}
+
+/// The game store. Cheap to clone (the pools are shared handles).
+#[derive(Clone, Debug)]
+pub enum Store {
+    /// A PostgreSQL pool.
+    Postgres(PgPool),
+    /// A SQLite pool.
+    Sqlite(SqlitePool),
+}
+
+impl Store {
+    /// Connects and applies migrations. `postgres://` or `postgresql://`
+    /// URLs pick PostgreSQL; `sqlite:` URLs (e.g. `sqlite://data/catan.db?mode=rwc`,
+    /// `sqlite::memory:`) and plain file paths pick SQLite (created if missing).
+    pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Ok(Store::Postgres(postgres::connect(url).await?))
+        } else if url.starts_with("sqlite:") || (!url.contains("://") && !url.is_empty()) {
+            Ok(Store::Sqlite(sqlite::connect(url).await?))
+        } else {
+            Err(StoreError::BadUrl(url.to_string()))
+        }
+    }
+
+    /// Which backend this is.
+    pub fn backend(&self) -> Backend {
+        match self {
+            Store::Postgres(_) => Backend::Postgres,
+            Store::Sqlite(_) => Backend::Sqlite,
+        }
+    }
+
+    /// Closes the pool, waiting for connections to finish.
+    pub async fn close(&self) {
+        match self {
+            Store::Postgres(p) => p.close().await,
+            Store::Sqlite(p) => p.close().await,
+        }
+    }
+
+    /// Checks that the database answers (for health endpoints).
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        match self {
+            Store::Postgres(p) => {
+                sqlx::query("SELECT 1").execute(p).await?;
+            }
+            Store::Sqlite(p) => {
+                sqlx::query("SELECT 1").execute(p).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Records a new game (status `in_progress`) with the commitment of its
+    /// seed and salt. Fails with [`StoreError::DuplicateGame`] if the id exists.
+    pub async fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
+        match self {
+            Store::Postgres(p) => postgres::create_game(p, game).await,
+            Store::Sqlite(p) => sqlite::create_game(p, game).await,
+        }
+    }
+
+    /// Appends one accepted action in its own short transaction; `Ok` means
+    /// it is durable. A taken `(game, seq)` fails with
+    /// [`StoreError::DuplicateSeq`] and writes nothing; an unknown game with
+    /// [`StoreError::UnknownGame`]; `action.time` must be RFC 3339.
+    pub async fn append_action(
+        &self,
+        game_id: Uuid,
+        action: &RecordedAction,
+    ) -> Result<(), StoreError> {
+        match self {
+            Store::Postgres(p) => postgres::append_action(p, game_id, action).await,
+            Store::Sqlite(p) => sqlite::append_action(p, game_id, action).await,
+        }
+    }
+
+    /// Marks a game over (`Finished` or `Abandoned`) with its result; from
+    /// then on [`Store::get_record`] reveals its seed and salt.
+    pub async fn finish_game(
+        &self,
+        game_id: Uuid,
+        status: GameStatus,
+        result: Option<&GameResult>,
+        at: DateTime<Utc>,
+    ) -> Result<(), StoreError> {
+        if !status.is_over() {
+            return Err(StoreError::Invalid(
+                "finish_game needs the status finished or abandoned".into(),
+            ));
+        }
+        match self {
+            Store::Postgres(p) => postgres::finish_game(p, game_id, status, result, at).await,
+            Store::Sqlite(p) => sqlite::finish_game(p, game_id, status, result, at).await,
+        }
+    }
+
+    /// Replaces a game's seats (a seat changed hands: new name, bot kind or
+    /// token hash).
+    pub async fn update_seats(
+        &self,
+        game_id: Uuid,
+        seats: &[StoredSeat],
+    ) -> Result<(), StoreError> {
+        match self {
+            Store::Postgres(p) => postgres::update_seats(p, game_id, seats).await,
+            Store::Sqlite(p) => sqlite::update_seats(p, game_id, seats).await,
+        }
+    }
+
+    /// Loads a game for the server: the full record (seed always included),
+    /// seats with token hashes and lobby metadata. `None` if there is no such game.
+    pub async fn load_game(&self, game_id: Uuid) -> Result<Option<StoredGame>, StoreError> {
+        let rows = match self {
+            Store::Postgres(p) => postgres::load_game(p, game_id).await?,
+            Store::Sqlite(p) => sqlite::load_game(p, game_id).await?,
+        };
+        rows.map(|(g, a)| g.into_stored(a)).transpose()
+    }
+
+    /// Every game still in progress, oldest first, loaded for recovery.
+    pub async fn unfinished_games(&self) -> Result<Vec<StoredGame>, StoreError> {
+        let ids = match self {
+            Store::Postgres(p) => postgres::unfinished_ids(p).await?,
+            Store::Sqlite(p) => sqlite::unfinished_ids(p).await?,
+        };
+        let mut games = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(g) = self.load_game(id).await? {
+                games.push(g);
+            }
+        }
+        Ok(games)
+    }
+
+    /// Finished (and abandoned) games, newest end first. `page` counts from 1
+    /// (0 is read as 1); `per_page` is clamped to 1..=[`MAX_PER_PAGE`];
+    /// `player` keeps games where some seat's name contains it
+    /// (case-insensitive; empty means no filter).
+    pub async fn list_finished(
+        &self,
+        page: u32,
+        per_page: u32,
+        player: Option<&str>,
+    ) -> Result<GamePage, StoreError> {
+        let page = page.max(1);
+        let per_page = per_page.clamp(1, MAX_PER_PAGE);
+        let offset = i64::from(page - 1) * i64::from(per_page);
+        let needle = rows::name_needle(player);
+        let needle = needle.as_deref();
+        let (rows, total) = match self {
+            Store::Postgres(p) => {
+                postgres::list_finished(p, needle, i64::from(per_page), offset).await?
+            }
+            Store::Sqlite(p) => {
+                sqlite::list_finished(p, needle, i64::from(per_page), offset).await?
+            }
+        };
+        Ok(GamePage {
+            page,
+            per_page,
+            total: u64::try_from(total).unwrap_or(0),
+            games: rows
+                .into_iter()
+                .map(|(g, n)| g.into_summary(n))
+                .collect::<Result<_, _>>()?,
+        })
+    }
+
+    /// The public game record: seed and salt only once the game is over,
+    /// never token hashes. `None` if there is no such game.
+    pub async fn get_record(&self, game_id: Uuid) -> Result<Option<GameRecord>, StoreError> {
+        Ok(self.load_game(game_id).await?.map(rows::public_record))
+    }
+}

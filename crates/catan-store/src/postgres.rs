@@ -1,0 +1,224 @@
+//! The PostgreSQL backend: JSONB, UUID and TIMESTAMPTZ columns
+//! (migrations/postgres).
+
+use crate::error::{StoreError, classify_insert};
+use crate::model::{NewGame, StoredSeat, parse_time, player_names};
+use crate::rows::{ActionRow, GameRow};
+use catan_core::record::{GameResult, GameStatus, RecordedAction};
+use chrono::{DateTime, Utc};
+use sqlx::postgres::{PgPool, PgPoolOptions, PgRow};
+use sqlx::{Row, migrate::Migrator};
+use std::time::Duration;
+use uuid::Uuid;
+
+static MIGRATOR: Migrator = sqlx::migrate!("../../migrations/postgres");
+
+const GAME_COLUMNS: &str = "id, created, options::text AS options, rules_version, \
+    seed_commitment, seed, salt, seats::text AS seats, status, result::text AS result, \
+    opener::text AS opener, finished, lobby::text AS lobby";
+
+/// Connects and applies the migrations.
+pub(crate) async fn connect(url: &str) -> Result<PgPool, StoreError> {
+    let pool = PgPoolOptions::new()
+        .max_connections(10)
+        // Fail fast when the database is gone, so that the server refuses the
+        // action promptly instead of stalling the lobby.
+        .acquire_timeout(Duration::from_secs(3))
+        .connect(url)
+        .await?;
+    MIGRATOR.run(&pool).await?;
+    Ok(pool)
+}
+
+fn json_text<T: serde::Serialize>(v: &T) -> Result<String, StoreError> {
+    serde_json::to_string(v).map_err(|e| StoreError::Invalid(e.to_string()))
+}
+
+pub(crate) async fn create_game(pool: &PgPool, g: &NewGame) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO games (id, created, options, rules_version, seed_commitment, seed, salt, \
+         seats, player_names, status, opener, lobby) \
+         VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7, $8::jsonb, $9, 'in_progress', $10::jsonb, $11::jsonb)",
+    )
+    .bind(g.id)
+    .bind(g.created)
+    .bind(json_text(&g.options)?)
+    .bind(&g.rules_version)
+    .bind(g.commitment())
+    .bind(g.seed.to_string())
+    .bind(&g.salt)
+    .bind(json_text(&g.seats)?)
+    .bind(player_names(&g.seats))
+    .bind(g.opener.as_ref().map(json_text).transpose()?)
+    .bind(json_text(&g.lobby)?)
+    .execute(pool)
+    .await
+    .map_err(|e| classify_insert(e, StoreError::DuplicateGame(g.id), g.id))?;
+    Ok(())
+}
+
+pub(crate) async fn append_action(
+    pool: &PgPool,
+    game_id: Uuid,
+    a: &RecordedAction,
+) -> Result<(), StoreError> {
+    let seq = i64::try_from(a.seq)
+        .map_err(|_| StoreError::Invalid(format!("seq {} is too large", a.seq)))?;
+    let time = parse_time(&a.time).map_err(StoreError::Invalid)?;
+    sqlx::query(
+        "INSERT INTO game_actions (game_id, seq, seat, action, outcome, time, stand_in) \
+         VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7)",
+    )
+    .bind(game_id)
+    .bind(seq)
+    .bind(i16::from(a.seat.0))
+    .bind(json_text(&a.action)?)
+    .bind(json_text(&a.outcome)?)
+    .bind(time)
+    .bind(a.stand_in)
+    .execute(pool)
+    .await
+    .map_err(|e| {
+        classify_insert(
+            e,
+            StoreError::DuplicateSeq {
+                game_id,
+                seq: a.seq,
+            },
+            game_id,
+        )
+    })?;
+    Ok(())
+}
+
+pub(crate) async fn finish_game(
+    pool: &PgPool,
+    game_id: Uuid,
+    status: GameStatus,
+    result: Option<&GameResult>,
+    at: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    let done = sqlx::query(
+        "UPDATE games SET status = $2, result = $3::jsonb, finished = $4 WHERE id = $1",
+    )
+    .bind(game_id)
+    .bind(status.as_str())
+    .bind(result.map(json_text).transpose()?)
+    .bind(at)
+    .execute(pool)
+    .await?;
+    if done.rows_affected() == 0 {
+        return Err(StoreError::UnknownGame(game_id));
+    }
+    Ok(())
+}
+
+pub(crate) async fn update_seats(
+    pool: &PgPool,
+    game_id: Uuid,
+    seats: &[StoredSeat],
+) -> Result<(), StoreError> {
+    let done = sqlx::query("UPDATE games SET seats = $2::jsonb, player_names = $3 WHERE id = $1")
+        .bind(game_id)
+        .bind(json_text(&seats)?)
+        .bind(player_names(seats))
+        .execute(pool)
+        .await?;
+    if done.rows_affected() == 0 {
+        return Err(StoreError::UnknownGame(game_id));
+    }
+    Ok(())
+}
+
+fn game_row(r: &PgRow) -> Result<GameRow, sqlx::Error> {
+    Ok(GameRow {
+        id: r.try_get("id")?,
+        created: r.try_get("created")?,
+        options: r.try_get("options")?,
+        rules_version: r.try_get("rules_version")?,
+        seed_commitment: r.try_get("seed_commitment")?,
+        seed: r.try_get("seed")?,
+        salt: r.try_get("salt")?,
+        seats: r.try_get("seats")?,
+        status: r.try_get("status")?,
+        result: r.try_get("result")?,
+        opener: r.try_get("opener")?,
+        finished: r.try_get("finished")?,
+        lobby: r.try_get("lobby")?,
+    })
+}
+
+pub(crate) async fn load_game(
+    pool: &PgPool,
+    game_id: Uuid,
+) -> Result<Option<(GameRow, Vec<ActionRow>)>, StoreError> {
+    let Some(row) = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
+        .bind(game_id)
+        .fetch_optional(pool)
+        .await?
+    else {
+        return Ok(None);
+    };
+    let game = game_row(&row)?;
+    let actions = sqlx::query(
+        "SELECT seq, seat, action::text AS action, outcome::text AS outcome, time, stand_in \
+         FROM game_actions WHERE game_id = $1 ORDER BY seq",
+    )
+    .bind(game_id)
+    .fetch_all(pool)
+    .await?
+    .iter()
+    .map(|r| {
+        Ok(ActionRow {
+            seq: r.try_get("seq")?,
+            seat: i64::from(r.try_get::<i16, _>("seat")?),
+            action: r.try_get("action")?,
+            outcome: r.try_get("outcome")?,
+            time: r.try_get("time")?,
+            stand_in: r.try_get("stand_in")?,
+        })
+    })
+    .collect::<Result<Vec<_>, sqlx::Error>>()?;
+    Ok(Some((game, actions)))
+}
+
+pub(crate) async fn unfinished_ids(pool: &PgPool) -> Result<Vec<Uuid>, StoreError> {
+    let rows =
+        sqlx::query("SELECT id FROM games WHERE status = 'in_progress' ORDER BY created, id")
+            .fetch_all(pool)
+            .await?;
+    Ok(rows
+        .iter()
+        .map(|r| r.try_get("id"))
+        .collect::<Result<_, _>>()?)
+}
+
+pub(crate) async fn list_finished(
+    pool: &PgPool,
+    needle: Option<&str>,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<(GameRow, i64)>, i64), StoreError> {
+    const FILTER: &str =
+        "status <> 'in_progress' AND ($1::text IS NULL OR strpos(player_names, $1) > 0)";
+    let total: i64 = sqlx::query(&format!("SELECT count(*) AS n FROM games WHERE {FILTER}"))
+        .bind(needle)
+        .fetch_one(pool)
+        .await?
+        .try_get("n")?;
+    let rows = sqlx::query(&format!(
+        "SELECT {GAME_COLUMNS}, \
+         (SELECT count(*) FROM game_actions a WHERE a.game_id = games.id) AS n_actions \
+         FROM games WHERE {FILTER} ORDER BY finished DESC, created DESC, id LIMIT $2 OFFSET $3"
+    ))
+    .bind(needle)
+    .bind(limit)
+    .bind(offset)
+    .fetch_all(pool)
+    .await?;
+    let games = rows
+        .iter()
+        .map(|r| Ok((game_row(r)?, r.try_get::<i64, _>("n_actions")?)))
+        .collect::<Result<Vec<_>, sqlx::Error>>()?;
+    Ok((games, total))
+}
