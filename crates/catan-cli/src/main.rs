@@ -3,7 +3,9 @@
 
 mod bots;
 mod check;
+mod replay;
 mod simulate;
+mod verify;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -26,6 +28,13 @@ enum Command {
     Simulate(simulate::Args),
     /// Play the heuristic bot against random bots and print its win rate.
     Bots(bots::Args),
+    /// Replay a game record and print the state after N actions as JSON.
+    Replay(replay::Args),
+    /// Check a finished game's record against its seed commitment.
+    Verify {
+        /// Game record file (`-` for standard input).
+        file: String,
+    },
 }
 
 fn main() -> ExitCode {
@@ -34,5 +43,7 @@ fn main() -> ExitCode {
         Command::Check { file } => check::run(&file),
         Command::Simulate(args) => simulate::run(args),
         Command::Bots(args) => bots::run(args),
+        Command::Replay(args) => replay::run(args),
+        Command::Verify { file } => verify::run(&file),
     }
 }

@@ -185,7 +185,7 @@ pub fn verify(record: &GameRecord) -> Result<VerifyReport, VerifyError> {
 }
 
 /// Fails with a message naming `seq` when the outcomes differ.
-fn compare<T: PartialEq + fmt::Debug>(
+fn compare<T: PartialEq + serde::Serialize>(
     seq: u64,
     what: &'static str,
     recorded: Option<T>,
@@ -195,7 +195,10 @@ fn compare<T: PartialEq + fmt::Debug>(
         return Ok(());
     }
     let show = |v: &Option<T>| match v {
-        Some(x) => format!("{x:?}"),
+        // The JSON spelling (`[3,4]`, `knight`, `ore`), as in the record.
+        Some(x) => serde_json::to_string(x)
+            .map(|j| j.trim_matches('"').to_string())
+            .unwrap_or_default(),
         None => "nothing".to_string(),
     };
     Err(VerifyError::OutcomeMismatch {
