@@ -75,6 +75,13 @@ fn check_invariants(game: &Game, context: &str) {
         assert_eq!(edges & p.roads, 0, "{context}: two roads on one edge");
         vertices |= p.buildings();
         edges |= p.roads;
+        // R39: the incrementally kept trail equals a full recount.
+        let opponents = game.occupied_vertices & !p.buildings();
+        assert_eq!(
+            p.trail,
+            catan_core::rules::awards::longest_trail(p.roads, opponents),
+            "{context}: trail of seat {i}"
+        );
         // R43: points equal a recount from pieces, awards and cards.
         let seat = Seat(i as u8);
         let recount = p.settlements.count_ones() as u8

@@ -94,6 +94,35 @@ impl Game {
         self.players[seat.index()].trail = t;
     }
 
+    /// Updates `seat`'s trail after its road on `edge` was added. When the
+    /// road grows the network from one end into a vertex it did not reach,
+    /// the only new trails end with this road, so one search from the
+    /// attaching end suffices; otherwise the whole network is recounted.
+    pub(crate) fn extend_trail(&mut self, seat: Seat, edge: crate::ids::EdgeId) {
+        let g = geo();
+        let p = &self.players[seat.index()];
+        let bit = 1u128 << edge.0;
+        let before = p.roads & !bit;
+        let [a, b] = g.edge_vertices[edge.index()];
+        let has = |v: u8| g.vertex_edge_mask[v as usize] & before != 0;
+        let from = match (has(a), has(b)) {
+            (true, false) => a,
+            (false, true) => b,
+            _ => return self.recount_trail(seat),
+        };
+        let blocked = self.occupied_vertices & !p.buildings();
+        let through = if blocked & (1u64 << from) != 0 {
+            1
+        } else {
+            let mut best = 0u8;
+            let mut seen = 0u128;
+            walk(from, before, blocked, 0, 0, &mut best, &mut seen, true);
+            best + 1
+        };
+        let t = p.trail.max(through);
+        self.players[seat.index()].trail = t;
+    }
+
     /// Re-decides Longest Road from the cached trails (R40-R41): the holder
     /// keeps it while tied for longest at 5 or more; otherwise it goes to the
     /// unique longest at 5 or more, or is set aside.

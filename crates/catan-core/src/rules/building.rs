@@ -130,12 +130,14 @@ impl Game {
         }
     }
 
-    fn place_road(&mut self, seat: Seat, edge: EdgeId, out: &mut Vec<Event>) {
+    /// Puts `seat`'s road on `edge` (already checked) and updates its trail.
+    pub(crate) fn place_road(&mut self, seat: Seat, edge: EdgeId, out: &mut Vec<Event>) {
         let bit = 1u128 << edge.0;
         let p = &mut self.players[seat.index()];
         p.add_road(edge.0);
         p.roads_left -= 1;
         self.occupied_edges |= bit;
+        self.extend_trail(seat, edge);
         out.push(Event::RoadBuilt { seat, edge });
     }
 
@@ -250,7 +252,6 @@ impl Game {
                     );
                 }
                 self.place_road(seat, edge, out);
-                self.recount_trail(seat);
                 self.advance_opening(step, out);
                 Ok(())
             }
@@ -263,7 +264,6 @@ impl Game {
                 self.pay(seat, ResourceSet::ROAD, "a road")?;
                 self.built_this_turn = true;
                 self.place_road(seat, edge, out);
-                self.recount_trail(seat);
                 self.update_longest_road(out);
                 Ok(())
             }

@@ -90,15 +90,9 @@ impl Game {
             edges: edges.iter().collect(),
         });
         for e in edges.iter() {
-            let bit = 1u128 << e.0;
-            let p = &mut self.players[seat.index()];
-            p.add_road(e.0);
-            p.roads_left -= 1;
-            self.occupied_edges |= bit;
-            out.push(Event::RoadBuilt { seat, edge: e });
+            self.place_road(seat, e, out);
         }
         if !edges.is_empty() {
-            self.recount_trail(seat);
             self.update_longest_road(out);
         }
         Ok(())
