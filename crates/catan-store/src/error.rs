@@ -29,6 +29,9 @@ pub enum StoreError {
     /// Stored data could not be read back (a bug or a hand-edited database).
     #[error("stored data is unreadable: {0}")]
     Corrupt(String),
+    /// The group-commit writer has stopped.
+    #[error("the group-commit writer has stopped")]
+    Closed,
     /// The database failed or could not be reached.
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
@@ -46,7 +49,7 @@ impl StoreError {
     /// Whether the database itself failed (unreachable, timed out, I/O), as
     /// opposed to the request being wrong.
     pub fn is_unavailable(&self) -> bool {
-        matches!(self, StoreError::Database(_))
+        matches!(self, StoreError::Database(_) | StoreError::Closed)
     }
 }
 

@@ -6,14 +6,17 @@
 //! [`Store::append_action`] is one short auto-committed INSERT, so when it
 //! returns `Ok` the action is durable and may be broadcast (write-ahead).
 //! Migrations (`migrations/postgres`, `migrations/sqlite`) are applied by
-//! [`Store::connect`].
+//! [`Store::connect`]. [`GroupCommit`] optionally shares one transaction
+//! among many lobbies' appends while keeping the write-ahead promise.
 
+mod batch;
 mod error;
 mod model;
 mod postgres;
 mod rows;
 mod sqlite;
 
+pub use batch::GroupCommit;
 pub use error::StoreError;
 pub use model::{
     GamePage, GameSummary, MAX_PER_PAGE, NewGame, StoredGame, StoredSeat, format_time, hash_token,
@@ -106,6 +109,15 @@ impl Store {
         match self {
             Store::Postgres(p) => postgres::append_action(p, game_id, action).await,
             Store::Sqlite(p) => sqlite::append_action(p, game_id, action).await,
+        }
+    }
+
+    /// Appends several actions (of any games) in one transaction: all are
+    /// stored or none. Used by [`GroupCommit`].
+    pub async fn append_actions(&self, batch: &[(Uuid, RecordedAction)]) -> Result<(), StoreError> {
+        match self {
+            Store::Postgres(p) => postgres::append_batch(p, batch).await,
+            Store::Sqlite(p) => sqlite::append_batch(p, batch).await,
         }
     }
 

@@ -57,8 +57,30 @@ pub(crate) async fn create_game(pool: &PgPool, g: &NewGame) -> Result<(), StoreE
     Ok(())
 }
 
+/// One action in its own auto-committed statement.
 pub(crate) async fn append_action(
     pool: &PgPool,
+    game_id: Uuid,
+    a: &RecordedAction,
+) -> Result<(), StoreError> {
+    insert_action(pool, game_id, a).await
+}
+
+/// Several actions in one transaction: all are stored or none.
+pub(crate) async fn append_batch(
+    pool: &PgPool,
+    batch: &[(Uuid, RecordedAction)],
+) -> Result<(), StoreError> {
+    let mut tx = pool.begin().await?;
+    for (game_id, a) in batch {
+        insert_action(&mut *tx, *game_id, a).await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+async fn insert_action<'e, E: sqlx::Executor<'e, Database = sqlx::Postgres>>(
+    ex: E,
     game_id: Uuid,
     a: &RecordedAction,
 ) -> Result<(), StoreError> {
@@ -76,7 +98,7 @@ pub(crate) async fn append_action(
     .bind(json_text(&a.outcome)?)
     .bind(time)
     .bind(a.stand_in)
-    .execute(pool)
+    .execute(ex)
     .await
     .map_err(|e| {
         classify_insert(

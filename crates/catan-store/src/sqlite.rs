@@ -94,8 +94,30 @@ pub(crate) async fn create_game(pool: &SqlitePool, g: &NewGame) -> Result<(), St
     Ok(())
 }
 
+/// One action in its own auto-committed statement.
 pub(crate) async fn append_action(
     pool: &SqlitePool,
+    game_id: Uuid,
+    a: &RecordedAction,
+) -> Result<(), StoreError> {
+    insert_action(pool, game_id, a).await
+}
+
+/// Several actions in one transaction: all are stored or none.
+pub(crate) async fn append_batch(
+    pool: &SqlitePool,
+    batch: &[(Uuid, RecordedAction)],
+) -> Result<(), StoreError> {
+    let mut tx = pool.begin().await?;
+    for (game_id, a) in batch {
+        insert_action(&mut *tx, *game_id, a).await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+async fn insert_action<'e, E: sqlx::Executor<'e, Database = sqlx::Sqlite>>(
+    ex: E,
     game_id: Uuid,
     a: &RecordedAction,
 ) -> Result<(), StoreError> {
@@ -113,7 +135,7 @@ pub(crate) async fn append_action(
     .bind(json_text(&a.outcome)?)
     .bind(format_time(time))
     .bind(a.stand_in)
-    .execute(pool)
+    .execute(ex)
     .await
     .map_err(|e| {
         classify_insert(

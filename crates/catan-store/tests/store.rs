@@ -8,7 +8,7 @@ use catan_core::record::{
     GameResult, GameStatus, OpenerRoll, RULES_VERSION, RecordedAction, replay, verify,
 };
 use catan_core::{Action, Game, GameOptions, Seat};
-use catan_store::{NewGame, Store, StoreError, StoredSeat, format_time, hash_token};
+use catan_store::{GroupCommit, NewGame, Store, StoreError, StoredSeat, format_time, hash_token};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -444,6 +444,64 @@ async fn finishing_needs_an_over_status_and_a_known_game(store: &Store) {
     store.ping().await.unwrap();
 }
 
+async fn group_commit_stores_every_action_and_isolates_a_duplicate(store: &Store) {
+    let batcher = GroupCommit::spawn(store.clone(), 16, 64);
+    let mut games = Vec::new();
+    for i in 0..5 {
+        let g = new_game(t(i), &["Ann", "Ben", "Bot"], 400 + i as u64);
+        store.create_game(&g).await.unwrap();
+        games.push(g.id);
+    }
+    // Like lobbies: each game awaits its append before sending the next.
+    let mut tasks = Vec::new();
+    for &id in &games {
+        let b = batcher.clone();
+        tasks.push(tokio::spawn(async move {
+            for seq in 1..=30 {
+                b.append(id, action(seq, t(seq as i64))).await.unwrap();
+            }
+        }));
+    }
+    for task in tasks {
+        task.await.unwrap();
+    }
+    // A duplicate sent alongside good appends fails alone.
+    let dup = batcher.append(games[0], action(5, t(5)));
+    let good = batcher.append(games[1], action(31, t(31)));
+    let (dup, good) = tokio::join!(dup, good);
+    assert!(dup.unwrap_err().is_duplicate_seq());
+    good.unwrap();
+    for (i, id) in games.iter().enumerate() {
+        let n = store
+            .load_game(*id)
+            .await
+            .unwrap()
+            .unwrap()
+            .record
+            .actions
+            .len();
+        assert_eq!(n, if i == 1 { 31 } else { 30 });
+    }
+    // An all-or-nothing batch with a duplicate stores nothing.
+    let batch = vec![(games[2], action(31, t(31))), (games[2], action(1, t(1)))];
+    assert!(
+        store
+            .append_actions(&batch)
+            .await
+            .unwrap_err()
+            .is_duplicate_seq()
+    );
+    let n = store
+        .load_game(games[2])
+        .await
+        .unwrap()
+        .unwrap()
+        .record
+        .actions
+        .len();
+    assert_eq!(n, 30);
+}
+
 macro_rules! suite {
     ($($name:ident),* $(,)?) => {
         mod postgres {
@@ -482,6 +540,7 @@ suite!(
     updated_seats_are_loaded_and_searched,
     concurrent_appends_to_many_games_all_land,
     finishing_needs_an_over_status_and_a_known_game,
+    group_commit_stores_every_action_and_isolates_a_duplicate,
 );
 
 #[test]
