@@ -1,0 +1,73 @@
+// The server's HTTP JSON API (docs/PROTOCOL.md). Every failure becomes an
+// `ApiError` carrying the server's code and message, so pages can show them
+// plainly instead of swallowing them.
+
+/** A refused or failed request. */
+export class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+async function request(method, path, { body, token } = {}) {
+  const headers = {};
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    throw new ApiError('network', `cannot reach the server (${e.message})`, 0);
+  }
+  const text = await res.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const code = (data && data.code) || `http_${res.status}`;
+    const message = (data && data.message) || text || res.statusText;
+    throw new ApiError(code, message, res.status);
+  }
+  return data;
+}
+
+/** Public lobbies. */
+export const listLobbies = () => request('GET', '/api/lobbies').then((d) => d.lobbies);
+/** One lobby by id. */
+export const getLobby = (id) => request('GET', `/api/lobbies/${encodeURIComponent(id)}`);
+/** Creates a lobby: `{ lobby, host_token }`. */
+export const createLobby = (settings) => request('POST', '/api/lobbies', { body: settings });
+/** Takes a seat: `{ seat, token, lobby }`. */
+export const joinLobby = (id, name, seat) =>
+  request('POST', `/api/lobbies/${encodeURIComponent(id)}/join`, { body: seat === undefined ? { name } : { name, seat } });
+/** Leaves one's seat. */
+export const leaveLobby = (id, token) => request('POST', `/api/lobbies/${encodeURIComponent(id)}/leave`, { token });
+/** Seats a bot (host). */
+export const addBot = (id, hostToken, kind, seat) =>
+  request('POST', `/api/lobbies/${encodeURIComponent(id)}/bots`, {
+    token: hostToken,
+    body: seat === undefined ? { kind } : { kind, seat },
+  });
+/** Removes a bot (host). */
+export const removeBot = (id, hostToken, seat) =>
+  request('DELETE', `/api/lobbies/${encodeURIComponent(id)}/bots/${seat}`, { token: hostToken });
+/** Starts the game (host). */
+export const startGame = (id, hostToken) => request('POST', `/api/lobbies/${encodeURIComponent(id)}/start`, { token: hostToken });
+/** A page of finished games, newest first. */
+export const listGames = ({ page = 1, perPage = 20, player = '' } = {}) => {
+  const q = new URLSearchParams({ page: String(page), per_page: String(perPage) });
+  if (player) q.set('player', player);
+  return request('GET', `/api/games?${q}`);
+};
+/** One game record (docs/GAME_RECORD.md). */
+export const getGame = (id) => request('GET', `/api/games/${encodeURIComponent(id)}`);
+/** The WebSocket URL of a lobby. */
+export function socketUrl(id) {
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${location.host}/api/lobbies/${encodeURIComponent(id)}/ws`;
+}

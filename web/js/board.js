@@ -1,0 +1,199 @@
+// The board as SVG, drawn from the shared geometry: terrain colours with a
+// pattern each (so terrains differ without colour), number tokens with pips
+// (6 and 8 in red), harbours with their rates, roads/settlements/cities in
+// player colours with a distinct shape per player, the robber, and the
+// clickable targets (vertices, edges, hexes) the page asks to highlight.
+
+import { GEO, toPixel } from './geometry.js';
+import { svg, SEAT_COLOURS, SEAT_SHAPES, TERRAIN_RESOURCE, fill } from './util.js';
+
+const SIZE = 50;
+const TERRAIN_COLOURS = {
+  hills: '#C8643B', forest: '#2F7D32', pasture: '#9CCC65', fields: '#F2C94C', mountains: '#8D8F99', desert: '#E8D8A8',
+};
+const RESOURCE_SHORT = { brick: 'brick', wood: 'wood', wool: 'wool', wheat: 'wheat', ore: 'ore' };
+
+const px = (x, y) => toPixel(x, y, SIZE);
+const vpos = (v) => px(GEO.vertices[v].x, GEO.vertices[v].y);
+const hpos = (h) => px(GEO.hexes[h].x, GEO.hexes[h].y);
+
+/** Pips under a number token: how many of the 36 rolls make it. */
+export const pips = (n) => 6 - Math.abs(7 - n);
+
+function patterns() {
+  const p = (id, ...children) => svg('pattern', { id, width: 12, height: 12, patternUnits: 'userSpaceOnUse' }, ...children);
+  const ink = { stroke: 'rgba(0,0,0,0.28)', 'stroke-width': 1.5, fill: 'none' };
+  return svg('defs', {},
+    p('pat-hills', svg('path', { d: 'M0 4h12M0 10h12M4 0v4M10 4v6M4 10v2', ...ink })),
+    p('pat-forest', svg('path', { d: 'M6 1l4 7H2z', fill: 'rgba(0,0,0,0.25)' })),
+    p('pat-pasture', svg('circle', { cx: 3, cy: 3, r: 1.4, fill: 'rgba(255,255,255,0.6)' }),
+      svg('circle', { cx: 9, cy: 9, r: 1.4, fill: 'rgba(255,255,255,0.6)' })),
+    p('pat-fields', svg('path', { d: 'M0 12L12 0M-3 3L3 -3M9 15L15 9', ...ink })),
+    p('pat-mountains', svg('path', { d: 'M0 10l6-7 6 7', ...ink })),
+    p('pat-desert', svg('circle', { cx: 6, cy: 6, r: 0.9, fill: 'rgba(0,0,0,0.25)' })),
+  );
+}
+
+/** A closed SVG path of one player's shape around (cx, cy). */
+export function shapePath(shape, cx, cy, r) {
+  switch (shape) {
+    case 'circle':
+      return `M${cx - r} ${cy}a${r} ${r} 0 1 0 ${2 * r} 0a${r} ${r} 0 1 0 ${-2 * r} 0z`;
+    case 'triangle':
+      return `M${cx} ${cy - r * 1.15}L${cx + r * 1.1} ${cy + r * 0.8}L${cx - r * 1.1} ${cy + r * 0.8}z`;
+    case 'diamond':
+      return `M${cx} ${cy - r * 1.25}L${cx + r * 1.05} ${cy}L${cx} ${cy + r * 1.25}L${cx - r * 1.05} ${cy}z`;
+    default:
+      return `M${cx - r} ${cy - r}h${2 * r}v${2 * r}h${-2 * r}z`;
+  }
+}
+
+function hexPoints(h) {
+  return GEO.hexes[h].vertices.map((v) => {
+    const p = vpos(v);
+    return `${p.px.toFixed(1)},${p.py.toFixed(1)}`;
+  }).join(' ');
+}
+
+function token(h, number) {
+  const { px: cx, py: cy } = hpos(h);
+  const red = number === 6 || number === 8;
+  const g = svg('g', { class: 'token' + (red ? ' hot' : ''), 'aria-hidden': 'true' },
+    svg('circle', { cx, cy, r: 16, fill: '#FFF8E7', stroke: '#5b4a2f', 'stroke-width': 1.5 }),
+    svg('text', { x: cx, y: cy + 4, 'text-anchor': 'middle', 'font-size': 15, 'font-weight': 700, fill: red ? '#C62828' : '#222' }, String(number)));
+  const n = pips(number);
+  for (let i = 0; i < n; i++) {
+    g.append(svg('circle', { cx: cx + (i - (n - 1) / 2) * 4, cy: cy + 10, r: 1.4, fill: red ? '#C62828' : '#222' }));
+  }
+  return g;
+}
+
+function harbour(hb) {
+  const e = GEO.edges[hb.edge];
+  const [a, b] = e.vertices.map(vpos);
+  const c = hpos(e.hexes[0]);
+  const mx = (a.px + b.px) / 2;
+  const my = (a.py + b.py) / 2;
+  const dx = mx - c.px;
+  const dy = my - c.py;
+  const len = Math.hypot(dx, dy) || 1;
+  const hx = mx + (dx / len) * 30;
+  const hy = my + (dy / len) * 30;
+  const generic = hb.kind === '3:1';
+  const label = generic ? '3:1' : '2:1';
+  const sub = generic ? 'any' : RESOURCE_SHORT[hb.kind];
+  return svg('g', { class: 'harbour', 'data-edge': hb.edge },
+    svg('title', {}, generic ? 'Harbour: 3 of a kind for 1' : `Harbour: 2 ${hb.kind} for 1`),
+    svg('line', { x1: a.px, y1: a.py, x2: hx, y2: hy, stroke: '#7a5c3a', 'stroke-width': 3 }),
+    svg('line', { x1: b.px, y1: b.py, x2: hx, y2: hy, stroke: '#7a5c3a', 'stroke-width': 3 }),
+    svg('circle', { cx: hx, cy: hy, r: 17, fill: generic ? '#fff' : TERRAIN_COLOURS[terrainOf(hb.kind)], stroke: '#333', 'stroke-width': 1.5 }),
+    svg('text', { x: hx, y: hy - 1, 'text-anchor': 'middle', 'font-size': 10, 'font-weight': 700 }, label),
+    svg('text', { x: hx, y: hy + 10, 'text-anchor': 'middle', 'font-size': 8 }, sub));
+}
+
+function terrainOf(resource) {
+  return Object.keys(TERRAIN_RESOURCE).find((t) => TERRAIN_RESOURCE[t] === resource) || 'desert';
+}
+
+function road(seat, edge) {
+  const [a, b] = GEO.edges[edge].vertices.map(vpos);
+  const sx = a.px + (b.px - a.px) * 0.14;
+  const sy = a.py + (b.py - a.py) * 0.14;
+  const ex = b.px - (b.px - a.px) * 0.14;
+  const ey = b.py - (b.py - a.py) * 0.14;
+  const mx = (a.px + b.px) / 2;
+  const my = (a.py + b.py) / 2;
+  return svg('g', { class: `road seat-${seat}`, 'data-edge': edge },
+    svg('line', { x1: sx, y1: sy, x2: ex, y2: ey, stroke: '#1b1b1b', 'stroke-width': 10, 'stroke-linecap': 'round' }),
+    svg('line', { x1: sx, y1: sy, x2: ex, y2: ey, stroke: SEAT_COLOURS[seat], 'stroke-width': 6, 'stroke-linecap': 'round' }),
+    svg('path', { d: shapePath(SEAT_SHAPES[seat], mx, my, 2.6), fill: '#1b1b1b' }));
+}
+
+function building(seat, vertex, city) {
+  const { px: cx, py: cy } = vpos(vertex);
+  const shape = SEAT_SHAPES[seat];
+  const g = svg('g', { class: `${city ? 'city' : 'settlement'} seat-${seat}`, 'data-vertex': vertex },
+    svg('path', { d: shapePath(shape, cx, cy, city ? 13 : 9), fill: SEAT_COLOURS[seat], stroke: '#1b1b1b', 'stroke-width': city ? 3 : 2 }));
+  if (city) g.append(svg('path', { d: shapePath(shape, cx, cy, 5), fill: '#1b1b1b' }));
+  return g;
+}
+
+function robber(h) {
+  const { px: cx, py: cy } = hpos(h);
+  const x = cx - 27;
+  return svg('g', { class: 'robber', 'data-hex': h },
+    svg('title', {}, 'The robber'),
+    svg('path', { d: `M${x - 8} ${cy + 14}q8 -30 16 0z`, fill: '#2b2b2b', stroke: '#eee', 'stroke-width': 1 }),
+    svg('circle', { cx: x, cy: cy - 12, r: 6, fill: '#2b2b2b', stroke: '#eee', 'stroke-width': 1 }));
+}
+
+function target(node, kind, id, label, onTarget) {
+  node.setAttribute('class', `target ${kind}-target`);
+  node.setAttribute('tabindex', '0');
+  node.setAttribute('role', 'button');
+  node.setAttribute('aria-label', label);
+  node.setAttribute(`data-${kind}`, id);
+  node.addEventListener('click', () => onTarget(kind, id));
+  node.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter' || ev.key === ' ') {
+      ev.preventDefault();
+      onTarget(kind, id);
+    }
+  });
+  return node;
+}
+
+/**
+ * Draws `view`'s board into `root` (an <svg>), replacing what was there.
+ * `targets` = { vertices, edges, hexes } (Sets of ids) become focusable,
+ * highlighted buttons calling `onTarget(kind, id)`; `names[seat]` labels them.
+ */
+export function renderBoard(root, view, { targets = {}, onTarget = () => {}, pendingEdges = [] } = {}) {
+  const focused = document.activeElement && root.contains(document.activeElement)
+    ? ['vertex', 'edge', 'hex'].map((k) => document.activeElement.getAttribute(`data-${k}`) !== null && `[data-${k}="${document.activeElement.getAttribute(`data-${k}`)}"].target`).find(Boolean)
+    : null;
+  fill(root, );
+  root.setAttribute('viewBox', '-75 -95 583 490');
+  root.append(patterns());
+  const land = svg('g', { class: 'hexes' });
+  view.board.hexes.forEach((tile, h) => {
+    const pts = hexPoints(h);
+    const res = TERRAIN_RESOURCE[tile.terrain];
+    land.append(svg('g', { class: `hex terrain-${tile.terrain}`, 'data-hex': h },
+      svg('title', {}, `${tile.terrain}${res ? ` (${res})` : ''}${tile.number ? `, ${tile.number}` : ''}`),
+      svg('polygon', { points: pts, fill: TERRAIN_COLOURS[tile.terrain], stroke: '#f5ecd7', 'stroke-width': 3 }),
+      svg('polygon', { points: pts, fill: `url(#pat-${tile.terrain})`, 'pointer-events': 'none' })));
+    if (tile.number) land.append(token(h, tile.number));
+  });
+  const harbours = svg('g', { class: 'harbours' }, view.board.harbours.map(harbour));
+  root.append(harbours, land);
+
+  const hexTargets = svg('g', { class: 'hex-targets' });
+  for (const h of targets.hexes || []) {
+    hexTargets.append(target(svg('polygon', { points: hexPoints(h) }), 'hex', h, `Hex ${h}: ${view.board.hexes[h].terrain}${view.board.hexes[h].number ? ` ${view.board.hexes[h].number}` : ''}`, onTarget));
+  }
+  root.append(hexTargets, robber(view.robber));
+
+  const pieces = svg('g', { class: 'pieces' });
+  for (const p of view.players) for (const e of p.roads) pieces.append(road(p.seat, e));
+  for (const e of pendingEdges) pieces.append(svg('g', { class: 'pending' }, road(view.active, e)));
+  const edgeTargets = svg('g', { class: 'edge-targets' });
+  for (const e of targets.edges || []) {
+    const [a, b] = GEO.edges[e].vertices.map(vpos);
+    edgeTargets.append(target(svg('line', { x1: a.px, y1: a.py, x2: b.px, y2: b.py }), 'edge', e, `Road spot ${e}`, onTarget));
+  }
+  root.append(pieces, edgeTargets);
+  const buildings = svg('g', { class: 'buildings' });
+  for (const p of view.players) {
+    for (const v of p.settlements) buildings.append(building(p.seat, v, false));
+    for (const v of p.cities) buildings.append(building(p.seat, v, true));
+  }
+  root.append(buildings);
+  const vertexTargets = svg('g', { class: 'vertex-targets' });
+  for (const v of targets.vertices || []) {
+    const { px: cx, py: cy } = vpos(v);
+    vertexTargets.append(target(svg('circle', { cx, cy, r: 10 }), 'vertex', v, `Intersection ${v}`, onTarget));
+  }
+  root.append(vertexTargets);
+  if (focused) root.querySelector(focused)?.focus();
+}

@@ -1,0 +1,323 @@
+// The lobby page (`game.html?id=LOBBY`): the waiting room until the game
+// starts, then the game table, for a seated player or a spectator. It owns
+// the page state, the socket, and re-renders after every server message.
+
+import * as api from './api.js';
+import * as prefs from './prefs.js';
+import { GameSocket } from './socket.js';
+import { renderBoard } from './board.js';
+import { renderRoom } from './room.js';
+import { renderBanner, renderPlayers, renderMe, renderDice, badge } from './table.js';
+import { boardTargets, freshUi, onBoardTarget, renderControls } from './controls.js';
+import { freshTrade, renderTrade } from './trade.js';
+import { describe, newStats, tally } from './events.js';
+import { diceChart } from './charts.js';
+import { summary } from './summary.js';
+import { announceTurn } from './notify.js';
+import { el, viewerSeat, fill } from './util.js';
+
+const params = new URLSearchParams(location.search);
+const lobbyId = params.get('id');
+const $ = (id) => document.getElementById(id);
+
+/** Everything the page knows. */
+const S = {
+  lobby: null, you: null, version: 0, view: null, legal: [], over: null, presence: null,
+  stats: null, ui: freshUi(), trade: freshTrade(), busy: false, error: null, rolled: false,
+  logCount: 0, joinedAtVersion: null, connection: 'connecting',
+};
+window.catan = { get state() { return S; }, act: (a) => act(a) };
+
+let socket = null;
+
+function mySeat() {
+  return viewerSeat(S.you);
+}
+
+function name(seat) {
+  if (seat === null || seat === undefined) return 'nobody';
+  const s = S.lobby && S.lobby.seats[seat];
+  return (s && s.name) || `Seat ${seat + 1}`;
+}
+
+function showError(message) {
+  S.error = message;
+  render();
+}
+
+function connect() {
+  if (socket) socket.close();
+  const mine = prefs.getSeat(lobbyId);
+  socket = new GameSocket(lobbyId, mine ? mine.token : null, { onMessage, onStatus });
+  socket.connect();
+}
+
+function onStatus(st) {
+  S.connection = st.state;
+  const banner = $('conn-banner');
+  if (st.state === 'open') {
+    banner.hidden = true;
+    return;
+  }
+  banner.hidden = false;
+  if (st.state === 'connecting') {
+    fill(banner, st.attempt ? `Reconnecting (attempt ${st.attempt})…` : 'Connecting…');
+  } else if (st.state === 'retrying') {
+    fill(banner, `Connection lost (${st.reason}). Retrying in ${Math.round(st.delay / 100) / 10}s… `,
+      el('button', { type: 'button', id: 'retry-now', onclick: () => socket.retryNow() }, 'Retry now'));
+  } else if (st.state === 'final') {
+    fill(banner, `${st.message} `, el('button', { type: 'button', onclick: () => connect() }, 'Reconnect'));
+  }
+}
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case 'welcome':
+      S.you = msg.you;
+      break;
+    case 'lobby':
+      S.lobby = msg.lobby;
+      break;
+    case 'snapshot':
+      S.version = msg.version;
+      S.view = msg.view;
+      S.legal = msg.legal;
+      if (!S.stats) S.stats = newStats(msg.view.players.length);
+      if (S.joinedAtVersion === null) S.joinedAtVersion = msg.version;
+      break;
+    case 'update':
+      onUpdate(msg);
+      break;
+    case 'game_over':
+      S.over = msg.view;
+      S.version = msg.version;
+      break;
+    case 'chat':
+      addChat(msg);
+      break;
+    case 'presence':
+      S.presence = Object.fromEntries(msg.seats.map((s) => [s.seat, s.connected]));
+      break;
+    case 'rejected':
+      if (msg.code === 'invalid_token' && !msg.id) {
+        // The seat is not ours any more (left, or the lobby was recreated): watch instead.
+        prefs.setSeat(lobbyId, null);
+        setTimeout(connect, 0);
+      }
+      if (!msg.id) showError(`${msg.message} (${msg.code})`);
+      break;
+    default:
+      break;
+  }
+  render();
+}
+
+function onUpdate(msg) {
+  const before = S.view;
+  const hadMoves = S.legal.length > 0;
+  if (!S.stats) S.stats = newStats(msg.view.players.length);
+  if (S.joinedAtVersion === null) S.joinedAtVersion = msg.version - 1;
+  for (const ev of msg.events) {
+    tally(S.stats, ev);
+    const line = describe(ev, name);
+    if (line) addLog(line, ev.type);
+    if (ev.type === 'dice_rolled') S.rolled = true;
+  }
+  S.version = msg.version;
+  S.view = msg.view;
+  S.legal = msg.legal;
+  if (!before || before.active !== msg.view.active || before.phase !== msg.view.phase) S.ui = freshUi();
+  if (!hadMoves && S.legal.length) announceTurn('Your move');
+}
+
+function addLog(text, type) {
+  const list = $('log-list');
+  list.append(el('li', { class: `log-${type}` }, text));
+  S.logCount += 1;
+  while (list.children.length > 300) list.firstChild.remove();
+  list.scrollTop = list.scrollHeight;
+}
+
+function addChat(msg) {
+  const list = $('chat-list');
+  list.append(el('li', {}, badge(msg.seat), el('strong', {}, `${msg.name}: `), msg.text));
+  while (list.children.length > 200) list.firstChild.remove();
+  list.scrollTop = list.scrollHeight;
+}
+
+/** Sends an action; the reply re-enables the controls. */
+async function act(action) {
+  if (!action || S.busy || !socket) return;
+  S.busy = true;
+  S.error = null;
+  render();
+  try {
+    await socket.action(action, S.version);
+    S.ui = freshUi();
+  } catch (e) {
+    S.error = e.code === 'stale_version'
+      ? 'The game moved on before your action arrived; look again and retry.'
+      : `${e.message} (${e.code})`;
+  } finally {
+    S.busy = false;
+    render();
+  }
+}
+
+const roomActions = {
+  async join(rawName, seat) {
+    const nm = (rawName || '').trim();
+    if (!nm) return showError('Enter a display name first.');
+    prefs.setName(nm);
+    await hostCall(async () => {
+      const r = await api.joinLobby(lobbyId, nm, seat);
+      prefs.setSeat(lobbyId, { seat: r.seat, token: r.token });
+      S.lobby = r.lobby;
+      connect();
+    });
+  },
+  async leave() {
+    const mine = prefs.getSeat(lobbyId);
+    await hostCall(async () => {
+      if (mine) S.lobby = (await api.leaveLobby(lobbyId, mine.token)).lobby;
+      prefs.setSeat(lobbyId, null);
+      S.you = null;
+      connect();
+    });
+  },
+  addBot: (seat) => hostCall(async () => { S.lobby = (await api.addBot(lobbyId, prefs.getHost(lobbyId), roomUi.botKind(), seat)).lobby; }),
+  removeBot: (seat) => hostCall(async () => { S.lobby = (await api.removeBot(lobbyId, prefs.getHost(lobbyId), seat)).lobby; }),
+  start: () => hostCall(async () => { S.lobby = (await api.startGame(lobbyId, prefs.getHost(lobbyId))).lobby; }),
+  async copy(link) {
+    try {
+      await navigator.clipboard.writeText(link);
+      $('status-line').textContent = 'Invite link copied.';
+    } catch {
+      $('invite-link').select();
+      $('status-line').textContent = 'Select the link and copy it (Ctrl+C).';
+    }
+  },
+};
+let roomUi = { botKind: () => 'heuristic' };
+
+async function hostCall(fn) {
+  S.busy = true;
+  S.error = null;
+  render();
+  try {
+    await fn();
+  } catch (e) {
+    S.error = `${e.message} (${e.code})`;
+  } finally {
+    S.busy = false;
+    render();
+  }
+}
+
+let frame = 0;
+function render() {
+  if (frame) return;
+  frame = requestAnimationFrame(() => {
+    frame = 0;
+    draw();
+  });
+}
+
+/** Restores focus to the "same" control after a section is rebuilt. */
+function keepFocus(root, fn) {
+  const a = document.activeElement;
+  let sel = null;
+  if (a && root.contains(a)) {
+    if (a.id) sel = `#${a.id}`;
+    else if (a.dataset.action) sel = `[data-action="${a.dataset.action}"]`;
+    else if (a.getAttribute('aria-label')) sel = `[aria-label="${a.getAttribute('aria-label')}"]`;
+  }
+  fn();
+  if (sel) root.querySelector(sel)?.focus();
+}
+
+function draw() {
+  const err = $('error-box');
+  err.hidden = !S.error;
+  if (S.error) fill(err, el('span', {}, S.error), ' ', el('button', { type: 'button', onclick: () => { S.error = null; render(); } }, 'Dismiss'));
+  if (!S.lobby) return;
+  document.body.dataset.status = S.lobby.status;
+  if (!S.view) {
+    $('room').hidden = false;
+    $('table').hidden = true;
+    const mine = prefs.getSeat(lobbyId);
+    keepFocus($('room'), () => {
+      roomUi = renderRoom($('room'), { lobby: S.lobby, seat: mine ? mine.seat : null, isHost: !!prefs.getHost(lobbyId), busy: S.busy }, roomActions);
+    });
+    return;
+  }
+  $('room').hidden = true;
+  $('table').hidden = false;
+  const seat = mySeat();
+  const ctx = {
+    view: S.view, legal: S.legal, seat, name, ui: S.ui, trade: S.trade, busy: S.busy, presence: S.presence,
+    spectating: seat === null, act,
+    kind: (s) => (S.lobby.seats[s] ? S.lobby.seats[s].kind : 'empty'),
+    setUi: (patch) => { S.ui = { ...S.ui, ...patch }; render(); },
+    setTrade: (patch) => { S.trade = { ...S.trade, ...patch }; render(); },
+  };
+  document.body.dataset.phase = S.view.phase;
+  document.body.dataset.myMove = String(S.legal.length > 0);
+  renderBanner($('banner'), ctx);
+  renderBoard($('board'), S.view, { targets: boardTargets(ctx), onTarget: (k, id) => onBoardTarget(ctx, k, id), pendingEdges: S.ui.rbEdges });
+  renderDice($('dice'), S.view.dice, S.rolled);
+  S.rolled = false;
+  renderPlayers($('players'), ctx);
+  renderMe($('me'), ctx);
+  keepFocus($('controls'), () => renderControls($('controls'), ctx));
+  keepFocus($('trade'), () => renderTrade($('trade'), ctx));
+  fill($('dice-chart'), diceChart(S.view.dice_counts));
+  $('chat-form').hidden = seat === null;
+  const over = S.over || (S.view.phase === 'finished' ? S.view : null);
+  $('summary').hidden = !over;
+  if (over && !$('summary').dataset.version) {
+    $('summary').dataset.version = String(S.version);
+    fill($('summary'), summary(over, S.stats || newStats(over.players.length), name, { partial: S.joinedAtVersion > 0 }),
+      el('p', {}, el('a', { href: `replay.html?game=${lobbyId}`, id: 'open-replay', class: 'button' }, 'Open the replay')));
+  }
+  if (window.catanAutoplay) window.catanAutoplay(S, act);
+}
+
+function setup() {
+  if (!lobbyId) {
+    fill($('room'), el('p', {}, 'No lobby given. '), el('a', { href: '/' }, 'Back to the lobby list'));
+    return;
+  }
+  $('chat-form').addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const input = $('chat-input');
+    const text = input.value.trim();
+    if (!text) return;
+    try {
+      await socket.chat(text);
+      input.value = '';
+    } catch (e) {
+      showError(`${e.message} (${e.code})`);
+    }
+  });
+  const sound = $('sound');
+  sound.checked = prefs.getSound();
+  sound.addEventListener('change', () => prefs.setSound(sound.checked));
+  api.getLobby(lobbyId).then((lobby) => {
+    S.lobby = lobby;
+    render();
+    connect();
+  }, (e) => {
+    fill($('room'), el('p', { role: 'alert' }, `This lobby cannot be opened: ${e.message} (${e.code}).`), el('a', { href: '/' }, 'Back to the lobby list'));
+  });
+}
+
+async function main() {
+  if (params.get('autoplay') === '1') {
+    const mod = await import('./autoplay.js');
+    window.catanAutoplay = mod.autoplay;
+  }
+  setup();
+}
+
+main();

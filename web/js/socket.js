@@ -1,0 +1,143 @@
+// One lobby's WebSocket (protocol 1, docs/PROTOCOL.md): says hello with the
+// seat token (or none, to watch), hands every server message to the page,
+// matches replies to requests by id, and reconnects by itself with backoff
+// unless the server closed the socket for a reason retrying cannot fix.
+
+import { socketUrl } from './api.js';
+
+/** Close codes after which reconnecting would not help. */
+const FINAL_CLOSES = {
+  4001: 'This seat was opened in another tab or window.',
+  4002: 'You left this seat.',
+  4003: 'The server refused this connection.',
+  4004: 'The lobby was closed.',
+};
+
+/** A reconnecting game socket. */
+export class GameSocket {
+  /**
+   * @param {string} lobbyId
+   * @param {string|null} token seat token, or null for a spectator
+   * @param {{onMessage: Function, onStatus: Function}} handlers
+   */
+  constructor(lobbyId, token, { onMessage, onStatus }) {
+    this.lobbyId = lobbyId;
+    this.token = token;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.pending = new Map();
+    this.nextId = 1;
+    this.attempt = 0;
+    this.stopped = false;
+    this.ws = null;
+    this.retryTimer = null;
+  }
+
+  /** Opens the socket (and keeps it open until {@link close}). */
+  connect() {
+    this.stopped = false;
+    clearTimeout(this.retryTimer);
+    this.onStatus({ state: 'connecting', attempt: this.attempt });
+    let ws;
+    try {
+      ws = new WebSocket(socketUrl(this.lobbyId));
+    } catch (e) {
+      this.scheduleRetry(`cannot open a socket: ${e.message}`);
+      return;
+    }
+    this.ws = ws;
+    ws.addEventListener('open', () => {
+      const hello = { type: 'hello', protocol: 1 };
+      if (this.token) hello.token = this.token;
+      ws.send(JSON.stringify(hello));
+    });
+    ws.addEventListener('message', (ev) => {
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      if (msg.type === 'welcome') {
+        this.attempt = 0;
+        this.onStatus({ state: 'open' });
+      }
+      this.settle(msg);
+      this.onMessage(msg);
+    });
+    ws.addEventListener('close', (ev) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      for (const p of this.pending.values()) p.reject({ code: 'disconnected', message: 'the connection dropped; try again' });
+      this.pending.clear();
+      if (this.stopped) return;
+      if (FINAL_CLOSES[ev.code]) {
+        this.onStatus({ state: 'final', message: ev.reason || FINAL_CLOSES[ev.code], code: ev.code });
+        return;
+      }
+      this.scheduleRetry(ev.reason || 'connection lost');
+    });
+  }
+
+  scheduleRetry(reason) {
+    this.attempt += 1;
+    const delay = Math.min(5000, 250 * 2 ** Math.min(this.attempt, 5));
+    this.onStatus({ state: 'retrying', reason, delay, attempt: this.attempt });
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Retries at once (the banner's "retry now"). */
+  retryNow() {
+    if (this.ws) return;
+    this.connect();
+  }
+
+  /** Closes for good. */
+  close() {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    if (this.ws) this.ws.close(1000, 'bye');
+    this.ws = null;
+  }
+
+  settle(msg) {
+    if (msg.type === 'accepted' && this.pending.has(msg.id)) {
+      this.pending.get(msg.id).resolve(msg);
+      this.pending.delete(msg.id);
+    } else if (msg.type === 'rejected') {
+      const id = msg.id ?? [...this.pending.keys()][0];
+      const p = this.pending.get(id);
+      if (p) {
+        p.reject(msg);
+        this.pending.delete(id);
+      }
+    }
+  }
+
+  request(body) {
+    return new Promise((resolve, reject) => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+        reject({ code: 'disconnected', message: 'not connected; reconnecting…' });
+        return;
+      }
+      const id = `r${this.nextId++}`;
+      this.pending.set(id, { resolve, reject });
+      this.ws.send(JSON.stringify({ ...body, id }));
+    });
+  }
+
+  /** Sends an action at the game version the client saw. */
+  action(action, version) {
+    return this.request({ type: 'action', version, action });
+  }
+
+  /** Sends a chat line. */
+  chat(text) {
+    return this.request({ type: 'chat', text });
+  }
+
+  /** Asks for a fresh snapshot. */
+  resync() {
+    return this.request({ type: 'resync' });
+  }
+}
