@@ -218,33 +218,32 @@ impl Geometry {
     }
 }
 
-/// Iterates over the set bits of a `u64` mask.
-#[inline]
-pub fn bits64(mut m: u64) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        if m == 0 {
-            None
-        } else {
-            let i = m.trailing_zeros() as u8;
-            m &= m - 1;
-            Some(i)
+macro_rules! bit_iter {
+    ($(#[$doc:meta])* $name:ident, $t:ty) => {
+        $(#[$doc])*
+        #[inline]
+        pub fn $name(mut m: $t) -> impl Iterator<Item = u8> {
+            std::iter::from_fn(move || {
+                if m == 0 {
+                    None
+                } else {
+                    let i = m.trailing_zeros() as u8;
+                    m &= m - 1;
+                    Some(i)
+                }
+            })
         }
-    })
+    };
 }
 
-/// Iterates over the set bits of a `u128` mask.
-#[inline]
-pub fn bits128(mut m: u128) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        if m == 0 {
-            None
-        } else {
-            let i = m.trailing_zeros() as u8;
-            m &= m - 1;
-            Some(i)
-        }
-    })
-}
+bit_iter!(
+    /// Iterates over the set bits of a `u64` (vertex) mask.
+    bits64, u64
+);
+bit_iter!(
+    /// Iterates over the set bits of a `u128` (edge) mask.
+    bits128, u128
+);
 
 #[cfg(test)]
 mod tests {

@@ -153,25 +153,31 @@ impl Game {
         }
     }
 
+    /// The open offer `id` made to `seat`, with its index.
+    fn offer_made_to(&self, seat: Seat, id: OfferId) -> Result<(usize, Offer), ActionError> {
+        if self.phase != Phase::Action {
+            refuse!(WrongPhase, "no trade is open now");
+        }
+        let i = self.find_offer(id)?;
+        let o = self.offers[i];
+        if !o.to.contains(seat) {
+            refuse!(NotOfferedToYou, "{id} was not made to {seat}");
+        }
+        Ok((i, o))
+    }
+
     pub(crate) fn accept_trade(
         &mut self,
         seat: Seat,
         id: OfferId,
         out: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        if self.phase != Phase::Action {
-            refuse!(WrongPhase, "no trade is open now");
-        }
-        let i = self.find_offer(id)?;
-        let o = self.offers[i];
+        let (i, o) = self.offer_made_to(seat, id)?;
         if o.counter {
             refuse!(
                 InvalidTrade,
                 "a counter-offer is completed by the active player with confirm_trade"
             );
-        }
-        if !o.to.contains(seat) {
-            refuse!(NotOfferedToYou, "{id} was not made to {seat}");
         }
         self.check_trading_allowed()?;
         let hand = self.players[seat.index()].hand;
@@ -195,14 +201,7 @@ impl Game {
         id: OfferId,
         out: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        if self.phase != Phase::Action {
-            refuse!(WrongPhase, "no trade is open now");
-        }
-        let i = self.find_offer(id)?;
-        let o = self.offers[i];
-        if !o.to.contains(seat) {
-            refuse!(NotOfferedToYou, "{id} was not made to {seat}");
-        }
+        let (i, o) = self.offer_made_to(seat, id)?;
         out.push(Event::TradeDeclined { offer: id, seat });
         if o.counter {
             // The active player turning down a counter-offer closes it.
