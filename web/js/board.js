@@ -127,6 +127,22 @@ function robber(h) {
     svg('circle', { cx: x, cy: cy - 12, r: 6, fill: '#2b2b2b', stroke: '#eee', 'stroke-width': 1 }));
 }
 
+/** A thin band along an edge (a line of zero width would not be clickable). */
+function edgeBand(e) {
+  const [a, b] = GEO.edges[e].vertices.map(vpos);
+  const dx = b.px - a.px;
+  const dy = b.py - a.py;
+  const len = Math.hypot(dx, dy);
+  const nx = (-dy / len) * 5;
+  const ny = (dx / len) * 5;
+  const s = 0.18;
+  const ax = a.px + dx * s;
+  const ay = a.py + dy * s;
+  const bx = b.px - dx * s;
+  const by = b.py - dy * s;
+  return [[ax + nx, ay + ny], [bx + nx, by + ny], [bx - nx, by - ny], [ax - nx, ay - ny]].map((p) => p.map((v) => v.toFixed(1)).join(',')).join(' ');
+}
+
 function target(node, kind, id, label, onTarget) {
   node.setAttribute('class', `target ${kind}-target`);
   node.setAttribute('tabindex', '0');
@@ -179,8 +195,7 @@ export function renderBoard(root, view, { targets = {}, onTarget = () => {}, pen
   for (const e of pendingEdges) pieces.append(svg('g', { class: 'pending' }, road(view.active, e)));
   const edgeTargets = svg('g', { class: 'edge-targets' });
   for (const e of targets.edges || []) {
-    const [a, b] = GEO.edges[e].vertices.map(vpos);
-    edgeTargets.append(target(svg('line', { x1: a.px, y1: a.py, x2: b.px, y2: b.py }), 'edge', e, `Road spot ${e}`, onTarget));
+    edgeTargets.append(target(svg('polygon', { points: edgeBand(e) }), 'edge', e, `Road spot ${e}`, onTarget));
   }
   root.append(pieces, edgeTargets);
   const buildings = svg('g', { class: 'buildings' });

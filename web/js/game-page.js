@@ -25,6 +25,8 @@ const S = {
   lobby: null, you: null, version: 0, view: null, legal: [], over: null, presence: null,
   stats: null, ui: freshUi(), trade: freshTrade(), busy: false, error: null, rolled: false,
   logCount: 0, joinedAtVersion: null, connection: 'connecting',
+  // Every update this page was sent (bounded): what tests inspect for redaction.
+  history: [],
 };
 window.catan = { get state() { return S; }, act: (a) => act(a) };
 
@@ -123,6 +125,8 @@ function onUpdate(msg) {
     if (line) addLog(line, ev.type);
     if (ev.type === 'dice_rolled') S.rolled = true;
   }
+  S.history.push({ version: msg.version, seat: msg.seat, events: msg.events, view: msg.view });
+  if (S.history.length > 2000) S.history.shift();
   S.version = msg.version;
   S.view = msg.view;
   S.legal = msg.legal;

@@ -1,0 +1,110 @@
+// Shared steps of the browser tests: creating and joining lobbies through
+// the pages, reading a page's game state (window.catan, read-only), and
+// playing a seat's turn by clicking the same controls a person would.
+
+import { expect } from '@playwright/test';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+/** Where screenshots go (ignored by git). */
+export const SHOTS = path.resolve(here, '..', 'test-results', 'screenshots');
+/** The README's table screenshot. */
+export const DOCS_SHOT = path.resolve(here, '..', '..', 'docs', 'screenshot-table.png');
+
+/** Saves a screenshot as a test artifact (and attaches it to the report). */
+export async function shoot(page, testInfo, name, extraPath) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const file = path.join(SHOTS, `${name}.png`);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: file, fullPage: false });
+  await testInfo.attach(name, { path: file, contentType: 'image/png' });
+  if (extraPath) {
+    fs.mkdirSync(path.dirname(extraPath), { recursive: true });
+    fs.copyFileSync(file, extraPath);
+  }
+  return file;
+}
+
+/** Fails the test on any uncaught page error. */
+export function watchErrors(page, label) {
+  page.on('pageerror', (e) => {
+    throw new Error(`${label}: page error: ${e.message}`);
+  });
+}
+
+/** Creates a lobby from the home page; returns its id (the page ends in its room). */
+export async function createLobby(page, { name, lobby, players = 4, board = 'random', botDelay = 0, vpTarget = 10 }) {
+  await page.goto('/');
+  await page.fill('#display-name', name);
+  await page.fill('#lobby-name', lobby);
+  await page.selectOption('#players', String(players));
+  await page.selectOption('#board-mode', board);
+  await page.fill('#vp-target', String(vpTarget));
+  await page.fill('#bot-delay', String(botDelay));
+  await page.click('#create');
+  await page.waitForURL(/game\.html\?id=/);
+  await expect(page.locator('.seat.human')).toHaveCount(1);
+  return new URL(page.url()).searchParams.get('id');
+}
+
+/** A page's game state as the page holds it. */
+export function state(page) {
+  return page.evaluate(() => {
+    const s = window.catan.state;
+    return { version: s.version, view: s.view, legal: s.legal, you: s.you, over: s.over, busy: s.busy, error: s.error };
+  });
+}
+
+/** Waits until `pred(state)` holds for the page. */
+export async function waitState(page, pred, what, timeout = 60_000) {
+  const start = Date.now();
+  for (;;) {
+    const s = await state(page);
+    if (s.view && pred(s)) return s;
+    if (Date.now() - start > timeout) throw new Error(`timed out waiting for ${what}`);
+    await page.waitForTimeout(50);
+  }
+}
+
+/**
+ * Makes one move for the page's seat through the UI if it has one.
+ * `endTurn: false` leaves the turn open after the roll. Returns whether it acted.
+ */
+export async function uiStep(page, { endTurn = true } = {}) {
+  const s = await state(page);
+  if (!s.view || !s.legal.length || s.busy) return false;
+  const types = new Set(s.legal.map((a) => a.type));
+  const before = s.version;
+  if (types.has('discard')) {
+    const owed = s.view.discards_owed[s.you.seat];
+    for (let i = 0; i < owed; i++) await page.locator('.discard .more:not([disabled])').first().click();
+    await page.click('#discard-done');
+  } else if (s.view.phase === 'opening' || (s.view.phase === 'move_robber' && types.has('move_robber'))) {
+    const target = page.locator('.vertex-target, .edge-target, .hex-target').first();
+    await target.click();
+    if (await page.locator('.victim').count()) await page.locator('.victim').first().click();
+  } else if (types.has('roll_dice')) {
+    await page.click('#roll');
+  } else if (types.has('end_turn') && endTurn) {
+    await page.click('#end-turn');
+  } else if (types.has('decline_trade') && s.view.active !== s.you.seat) {
+    await page.locator('.offer .decline').first().click();
+  } else {
+    return false;
+  }
+  await page.waitForFunction((v) => window.catan.state.version > v || window.catan.state.error, before, { timeout: 15_000 });
+  return true;
+}
+
+/** Plays the humans' moves (through the UI) until `done()` holds. */
+export async function drive(pages, done, { endTurn = () => true, timeout = 90_000 } = {}) {
+  const start = Date.now();
+  while (!(await done())) {
+    if (Date.now() - start > timeout) throw new Error('drive: timed out');
+    let acted = false;
+    for (const p of pages) acted = (await uiStep(p, { endTurn: endTurn(p) })) || acted;
+    if (!acted) await pages[0].waitForTimeout(60);
+  }
+}
