@@ -71,3 +71,6 @@ export function socketUrl(id) {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
   return `${scheme}//${location.host}/api/lobbies/${encodeURIComponent(id)}/ws`;
 }
+/** Steps `from..=to` of a finished game: `{ total, steps: [{ step, action, events, view }] }`. */
+export const getSteps = (id, from, to) =>
+  request('GET', `/api/games/${encodeURIComponent(id)}/steps?from=${from}&to=${to}`);

@@ -55,6 +55,9 @@ export function renderPlayers(root, ctx) {
         el('span', { class: 'pieces', title: 'Pieces left: roads, settlements, cities' }, `left ${p.pieces_left.join('/')}`)),
       awards.length ? el('div', { class: 'awards' }, awards.map((a) => el('span', { class: 'award' }, a))) : null,
       p.resources && p.seat !== ctx.seat ? el('div', { class: 'open-hand' }, handList(p.resources)) : null,
+      p.dev_cards && p.seat !== ctx.seat && p.dev_card_count
+        ? el('p', { class: 'open-devs' }, 'Development cards: ', DEV_CARDS.filter((c) => p.dev_cards[c]).map((c) => `${p.dev_cards[c]} ${DEV_NAMES[c]}`).join(', '))
+        : null,
       view.discards_owed[p.seat] ? el('div', { class: 'owes' }, `owes ${view.discards_owed[p.seat]} discards`) : null);
   })));
 }

@@ -11,7 +11,8 @@ const RES = ['brick', 'wood', 'wool', 'wheat', 'ore'];
 test('two humans and two bots: lobby, opening by clicks, rolls, spectator, trade, reload', async ({ browser }, testInfo) => {
   const ctxA = await browser.newContext();
   const ctxB = await browser.newContext();
-  const ctxC = await browser.newContext();
+  // The spectator uses a phone-sized screen.
+  const ctxC = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const ann = await ctxA.newPage();
   const bob = await ctxB.newPage();
   const eve = await ctxC.newPage();
@@ -44,7 +45,18 @@ test('two humans and two bots: lobby, opening by clicks, rolls, spectator, trade
   for (const p of [ann, bob, eve]) await expect(p.locator('#board .hex')).toHaveCount(19);
   await expect(eve.locator('#banner')).toContainText('Spectating');
 
-  // Opening: both people click highlighted spots on the board.
+  // The phone layout fits the screen's width.
+  expect(await eve.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await expect(eve.locator('#board')).toBeVisible();
+
+  // Opening: the first person to place does it with the keyboard (focus a spot, press Enter) ...
+  const first = await waitState(ann, (s) => s.view.phase === 'opening' && [0, 1].includes(s.view.active) && (s.view.active === s.you.seat ? s.legal.length > 0 : true), 'a person to place');
+  const placer = first.view.active === first.you.seat ? ann : bob;
+  await expect(placer.locator('.vertex-target').first()).toBeVisible();
+  await placer.locator('.vertex-target').first().focus();
+  await placer.keyboard.press('Enter');
+  await expect(placer.locator('.edge-target').first()).toBeVisible();
+  // ... then both people click highlighted spots on the board.
   await drive([ann, bob], async () => (await state(ann)).view.phase !== 'opening', { timeout: 60_000 });
   for (const p of [ann, bob]) {
     const s = await state(p);
