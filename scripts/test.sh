@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
-# The one command that runs every check and test of the project.
+# The one command that runs every check and test of the project:
+# formatting, clippy, all Rust tests (unit, scenario, property, store on
+# PostgreSQL and SQLite, real-socket server tests, crash recovery), the
+# browser tests of the web front end, and a small load/fault smoke run.
+#
 # Needs: a Rust toolchain with rustfmt and clippy; PostgreSQL reachable at
-# DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
+# DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres); node +
+# npm and Chromium at /usr/bin/chromium for the browser tests. `.ci/run`
+# installs what a fresh machine lacks and then calls this script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,9 +23,17 @@ echo "== cargo test"
 cargo test --workspace
 
 echo "== catan check on the worked examples"
-cargo build --quiet -p catan-cli
 for f in crates/catan-core/tests/scenarios/examples/*.json; do
-  [ -e "$f" ] || continue
   ./target/debug/catan check "$f" > /dev/null
 done
+
+if [ -x scripts/web-test.sh ]; then
+  echo "== browser tests"
+  bash scripts/web-test.sh
+fi
+
+if [ -x scripts/loadtest-smoke.sh ]; then
+  echo "== load and fault smoke run"
+  bash scripts/loadtest-smoke.sh
+fi
 echo "all checks passed"
