@@ -29,7 +29,11 @@ done
 
 if [ -x scripts/web-test.sh ]; then
   echo "== browser tests"
-  bash scripts/web-test.sh
+  # A fresh embedded SQLite store per run, so no earlier run's games are
+  # recovered into this one.
+  web_data="$(mktemp -d)"
+  env -u DATABASE_URL CATAN_DATA_DIR="$web_data" bash scripts/web-test.sh
+  rm -rf "$web_data"
 fi
 
 if [ -x scripts/loadtest-smoke.sh ]; then
