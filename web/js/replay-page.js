@@ -55,7 +55,9 @@ async function show(n) {
     try {
       await loadChunk(step);
     } catch (e) {
-      showError(`Cannot load step ${step}: ${e.message} (${e.code})`);
+      showError(e.status === 404
+        ? 'This server keeps the game record but cannot replay it step by step yet (no /api/games/{id}/steps).'
+        : `Cannot load step ${step}: ${e.message} (${e.code})`);
       return;
     }
     $('status-line').textContent = '';

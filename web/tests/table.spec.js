@@ -36,6 +36,12 @@ test('two humans and two bots: lobby, opening by clicks, rolls, spectator, trade
   await expect(ann.locator('.seat.bot')).toHaveCount(1);
   await ann.locator('.add-bot').first().click();
   await expect(ann.locator('.seat.bot')).toHaveCount(2);
+  // The host can take a bot away again (and put one back).
+  await ann.locator('.remove-bot').first().click();
+  await expect(ann.locator('.seat.bot')).toHaveCount(1);
+  await ann.locator('.add-bot').first().click();
+  await expect(ann.locator('.seat.bot')).toHaveCount(2);
+  await expect(ann.locator('#start')).toBeEnabled();
   await expect(bob.locator('.seat.bot')).toHaveCount(2);
   await shoot(ann, testInfo, 'lobby-room');
   // Eve watches from the start.
@@ -120,6 +126,12 @@ test('two humans and two bots: lobby, opening by clicks, rolls, spectator, trade
   expect(a2.view.players[plan.annSeat].resources[plan.get]).toBe(plan.mine[plan.get] + 1);
   await expect(eve.locator('#log-list')).toContainText(`Ann gave 1 ${plan.give} to Bob`);
   await shoot(ann, testInfo, 'table', DOCS_SHOT);
+
+  // Chat reaches the other person and the spectator.
+  await ann.fill('#chat-input', 'good trade!');
+  await ann.press('#chat-input', 'Enter');
+  await expect(bob.locator('#chat-list')).toContainText('Ann: good trade!');
+  await expect(eve.locator('#chat-list')).toContainText('good trade!');
 
   // Reload mid-game restores the table exactly (it is Ann's move, so nothing changes meanwhile).
   const before = await state(ann);
