@@ -20,7 +20,8 @@ export async function shoot(page, testInfo, name, extraPath) {
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: file, fullPage: false });
   await testInfo.attach(name, { path: file, contentType: 'image/png' });
-  if (extraPath) {
+  // The README's copy is a tracked file: refresh it only when asked (or when missing).
+  if (extraPath && (process.env.UPDATE_SCREENSHOTS === '1' || !fs.existsSync(extraPath))) {
     fs.mkdirSync(path.dirname(extraPath), { recursive: true });
     fs.copyFileSync(file, extraPath);
   }
