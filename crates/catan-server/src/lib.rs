@@ -77,3 +77,32 @@ pub fn app(state: AppState) -> Router {
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
         .with_state(state)
 }
+
+/// Serves [`app`] on `listener` until `stop` resolves, then closes every
+/// WebSocket with "server shutting down" and waits for requests to finish.
+///
+/// Sockets get `TCP_NODELAY`: game messages are small and latency matters
+/// more than packet count.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    stop: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    use axum::serve::ListenerExt;
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "cannot set TCP_NODELAY");
+        }
+    });
+    let stopping = state.clone();
+    axum::serve(
+        listener,
+        app(state).into_make_service_with_connect_info::<std::net::SocketAddr>(),
+    )
+    .with_graceful_shutdown(async move {
+        stop.await;
+        tracing::info!("shutting down: closing sockets");
+        stopping.begin_shutdown();
+    })
+    .await
+}

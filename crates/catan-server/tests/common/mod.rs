@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use catan_server::{AppState, Config, MemoryJournal, app};
+use catan_server::{AppState, Config, MemoryJournal, serve};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
@@ -12,7 +12,7 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async_with_config};
 
 /// How long a test waits for any one message.
 pub const WAIT: Duration = Duration::from_secs(10);
@@ -41,14 +41,9 @@ pub async fn start(config: Config) -> Server {
     let state = AppState::new(config, journal.clone());
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let router = app(state.clone());
+    let st = state.clone();
     tokio::spawn(async move {
-        axum::serve(
-            listener,
-            router.into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .await
-        .unwrap();
+        serve(listener, st, std::future::pending()).await.unwrap();
     });
     Server {
         addr,
@@ -205,7 +200,7 @@ impl Client {
     /// Opens a socket without saying anything.
     pub async fn open(addr: SocketAddr, lobby: &str) -> Client {
         let url = format!("ws://{addr}/api/lobbies/{lobby}/ws");
-        let (ws, _) = connect_async(url).await.unwrap();
+        let (ws, _) = connect_async_with_config(url, None, true).await.unwrap();
         Client {
             ws,
             log: Vec::new(),
@@ -294,6 +289,22 @@ impl Client {
             }
             _ => {}
         }
+    }
+
+    /// Everything received during `d` (stops early if the socket closes).
+    pub async fn collect_for(&mut self, d: Duration) -> Vec<Value> {
+        let end = tokio::time::Instant::now() + d;
+        let mut out = Vec::new();
+        while let Ok(Some(Ok(msg))) = tokio::time::timeout_at(end, self.ws.next()).await {
+            if let Message::Text(t) = msg {
+                let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                self.raw.push(t.to_string());
+                self.track(&v);
+                self.log.push(v.clone());
+                out.push(v);
+            }
+        }
+        out
     }
 
     /// Reads until a message of type `ty` arrives.

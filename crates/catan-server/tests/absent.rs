@@ -1,0 +1,103 @@
+//! Absent and slow players with the turn timer on: a conservative stand-in
+//! acts for them, marked in the update and the journal; the seat is theirs
+//! again when they come back.
+
+mod common;
+
+use common::*;
+use serde_json::json;
+use std::time::Duration;
+
+#[tokio::test]
+async fn slow_player_gets_a_stand_in_marked_as_such() {
+    let srv = start(test_config()).await;
+    let lobby = create_lobby(
+        srv.addr,
+        json!({ "name": "timer", "options": { "players": 3 },
+                "turn_timer": { "enabled": true, "seconds": 1 }, "bot_delay_ms": 0 }),
+    )
+    .await;
+    let (_, token) = join(srv.addr, &lobby, "Slow").await;
+    add_bot(srv.addr, &lobby, "random").await;
+    add_bot(srv.addr, &lobby, "random").await;
+    let mut me = Client::connect(srv.addr, &lobby.id, Some(&token)).await;
+    me.until("welcome").await;
+    start_game(srv.addr, &lobby).await;
+    // Never act: the stand-in must carry the seat through the opening.
+    let mut stood_in = 0;
+    while stood_in < 2 {
+        let m = me.recv_within(Duration::from_secs(5)).await.unwrap();
+        if m["type"] == "update" && m["stand_in"] == true {
+            stood_in += 1;
+        }
+    }
+    let rec = srv.journal.record(lobby.id.parse().unwrap()).unwrap();
+    let marked: Vec<_> = rec.entries.iter().filter(|e| e.stand_in).collect();
+    assert!(marked.len() >= 2);
+    assert!(marked.iter().all(|e| !e.bot));
+    // The player is still seated and may act themselves.
+    let (_, info) = http(
+        srv.addr,
+        "GET",
+        &format!("/api/lobbies/{}", lobby.id),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(
+        info["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["kind"] == "human")
+            .count(),
+        1
+    );
+}
+
+#[tokio::test]
+async fn disconnected_player_is_stood_in_after_the_grace_and_gets_the_seat_back() {
+    let cfg = catan_server::Config {
+        turn_grace_ms: 50,
+        ..test_config()
+    };
+    let srv = start(cfg).await;
+    let lobby = create_lobby(
+        srv.addr,
+        json!({ "name": "grace", "options": { "players": 3, "vp_target": 5 },
+                "turn_timer": { "enabled": true, "seconds": 600 }, "bot_delay_ms": 0 }),
+    )
+    .await;
+    let (seat, token) = join(srv.addr, &lobby, "Gone").await;
+    add_bot(srv.addr, &lobby, "random").await;
+    add_bot(srv.addr, &lobby, "random").await;
+    let mut spec = Client::connect(srv.addr, &lobby.id, None).await;
+    spec.until("welcome").await;
+    start_game(srv.addr, &lobby).await;
+    // Nobody plays seat 0, which never connected: after the short grace the
+    // stand-in keeps the game going although the step timer is long.
+    let mut seen = 0;
+    while seen < 6 {
+        let m = spec.recv_within(Duration::from_secs(5)).await.unwrap();
+        if m["type"] == "update" && m["stand_in"] == true {
+            assert_eq!(m["seat"], seat);
+            seen += 1;
+        }
+    }
+    let mut me = Client::connect(srv.addr, &lobby.id, Some(&token)).await;
+    let snap = me.until("snapshot").await;
+    assert_eq!(
+        snap["view"]["viewer"],
+        json!({ "kind": "seat", "seat": seat })
+    );
+    assert!(snap["view"]["players"][seat as usize]["resources"].is_object());
+    // Back in the seat: when the game waits for it, no stand-in acts.
+    while me.legal.is_empty() {
+        let m = me.recv().await.unwrap();
+        if m["type"] == "game_over" {
+            return;
+        }
+    }
+    let later = me.collect_for(Duration::from_millis(400)).await;
+    assert!(later.iter().all(|m| m["type"] != "update"), "{later:?}");
+}

@@ -1,0 +1,264 @@
+//! The HTTP JSON API over a real socket: lobbies, seats, bots, start, errors,
+//! limits, cleanup, static files.
+
+mod common;
+
+use common::*;
+use serde_json::json;
+use std::time::Duration;
+
+#[tokio::test]
+async fn lobby_lifecycle_and_errors() {
+    let srv = start(test_config()).await;
+    let a = srv.addr;
+    let (s, v) = http(a, "GET", "/healthz", None, None).await;
+    assert_eq!((s, v["status"].as_str()), (200, Some("ok")));
+
+    let public = create_lobby(a, json!({ "name": "Open", "options": { "players": 3 } })).await;
+    let private = create_lobby(a, json!({ "name": "Secret", "public": false })).await;
+    let (_, list) = http(a, "GET", "/api/lobbies", None, None).await;
+    let ids: Vec<&str> = list["lobbies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["id"].as_str().unwrap())
+        .collect();
+    assert!(ids.contains(&public.id.as_str()));
+    assert!(
+        !ids.contains(&private.id.as_str()),
+        "private lobbies are not listed"
+    );
+    // A private lobby is reachable by its id.
+    let (s, v) = http(
+        a,
+        "GET",
+        &format!("/api/lobbies/{}", private.id),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!((s, v["public"].as_bool()), (200, Some(false)));
+    assert_eq!(v["seats"].as_array().unwrap().len(), 4);
+
+    let (s, v) = http(a, "GET", "/api/lobbies/not-a-uuid", None, None).await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (404, Some("lobby_not_found"))
+    );
+    let (s, v) = http(
+        a,
+        "POST",
+        "/api/lobbies",
+        None,
+        Some(json!({ "name": "x", "options": { "players": 7 } })),
+    )
+    .await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (400, Some("invalid_options"))
+    );
+    let (s, v) = http(a, "POST", "/api/lobbies", None, Some(json!({ "nom": 1 }))).await;
+    assert_eq!((s, v["error"]["code"].as_str()), (400, Some("bad_json")));
+
+    let path = |p: &str| format!("/api/lobbies/{}/{p}", public.id);
+    let (s0, t0) = join(a, &public, "Ann").await;
+    assert_eq!(s0, 0);
+    assert_eq!(t0.len(), 64);
+    let (s, v) = http(
+        a,
+        "POST",
+        &path("join"),
+        None,
+        Some(json!({ "name": "Bob", "seat": 0 })),
+    )
+    .await;
+    assert_eq!((s, v["error"]["code"].as_str()), (409, Some("seat_taken")));
+    let (s, v) = http(
+        a,
+        "POST",
+        &path("join"),
+        None,
+        Some(json!({ "name": "  " })),
+    )
+    .await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (400, Some("invalid_name"))
+    );
+
+    // Host-only operations.
+    let (s, v) = http(a, "POST", &path("bots"), None, Some(json!({}))).await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (401, Some("token_required"))
+    );
+    let (s, v) = http(a, "POST", &path("bots"), Some(&t0), Some(json!({}))).await;
+    assert_eq!((s, v["error"]["code"].as_str()), (403, Some("not_host")));
+    let (s, v) = http(a, "POST", &path("start"), Some(&public.host), None).await;
+    assert_eq!((s, v["error"]["code"].as_str()), (409, Some("not_ready")));
+    let b1 = add_bot(a, &public, "heuristic").await;
+    let (s, v) = http(
+        a,
+        "DELETE",
+        &path(&format!("bots/{b1}")),
+        Some(&public.host),
+        None,
+    )
+    .await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["lobby"]["seats_taken"], 1);
+    let (s, v) = http(a, "DELETE", &path("bots/0"), Some(&public.host), None).await;
+    assert_eq!((s, v["error"]["code"].as_str()), (409, Some("not_a_bot")));
+
+    // Leaving frees the seat before the start.
+    let (s, v) = http(a, "POST", &path("leave"), Some(&t0), None).await;
+    assert_eq!((s, v["lobby"]["seats_taken"].as_u64()), (200, Some(0)));
+    let (s, _) = http(a, "POST", &path("leave"), Some(&t0), None).await;
+    assert_eq!(s, 401);
+
+    let (_, t) = join(a, &public, "Cy").await;
+    add_bot(a, &public, "random").await;
+    add_bot(a, &public, "random").await;
+    let (s, _) = http(
+        a,
+        "POST",
+        &path("join"),
+        None,
+        Some(json!({ "name": "Late" })),
+    )
+    .await;
+    assert_eq!(s, 409);
+    start_game(a, &public).await;
+    let (s, v) = http(a, "POST", &path("start"), Some(&public.host), None).await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (409, Some("already_started"))
+    );
+    let (_, v) = http(a, "GET", &format!("/api/lobbies/{}", public.id), None, None).await;
+    assert_eq!(v["status"], "playing");
+    // Leaving a running game hands the seat to a bot.
+    let (s, v) = http(a, "POST", &path("leave"), Some(&t), None).await;
+    assert_eq!(s, 200, "{v}");
+    assert!(
+        v["lobby"]["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["kind"] == "bot")
+    );
+}
+
+#[tokio::test]
+async fn lobbies_per_client_are_limited() {
+    let cfg = catan_server::Config {
+        max_lobbies_per_client: 2,
+        ..test_config()
+    };
+    let srv = start(cfg).await;
+    create_lobby(srv.addr, json!({ "name": "1" })).await;
+    create_lobby(srv.addr, json!({ "name": "2" })).await;
+    let (s, v) = http(
+        srv.addr,
+        "POST",
+        "/api/lobbies",
+        None,
+        Some(json!({ "name": "3" })),
+    )
+    .await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (429, Some("too_many_lobbies"))
+    );
+}
+
+#[tokio::test]
+async fn idle_lobbies_are_cleaned_up() {
+    let cfg = catan_server::Config {
+        lobby_idle_ms: 100,
+        ..test_config()
+    };
+    let srv = start(cfg).await;
+    let l = create_lobby(srv.addr, json!({ "name": "idle" })).await;
+    // While someone is connected the lobby stays.
+    let mut c = Client::connect(srv.addr, &l.id, None).await;
+    c.until("welcome").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (s, _) = http(
+        srv.addr,
+        "GET",
+        &format!("/api/lobbies/{}", l.id),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(s, 200);
+    c.close().await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let (s, _) = http(
+        srv.addr,
+        "GET",
+        &format!("/api/lobbies/{}", l.id),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(s, 404);
+    assert!(srv.state.registry.is_empty());
+}
+
+#[tokio::test]
+async fn static_files_are_served() {
+    let dir = std::env::temp_dir().join(format!("catan-static-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("index.html"), "<h1>catan</h1>").unwrap();
+    let cfg = catan_server::Config {
+        static_dir: dir.clone(),
+        ..test_config()
+    };
+    let srv = start(cfg).await;
+    let mut s = tokio::net::TcpStream::connect(srv.addr).await.unwrap();
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    s.write_all(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut out = String::new();
+    s.read_to_string(&mut out).await.unwrap();
+    assert!(out.starts_with("HTTP/1.1 200"), "{out}");
+    assert!(out.contains("<h1>catan</h1>"));
+    assert!(out.to_ascii_lowercase().contains("x-request-id"));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test]
+async fn origin_check_refuses_foreign_pages() {
+    let cfg = catan_server::Config {
+        allowed_origins: vec!["https://catan.example".into()],
+        ..test_config()
+    };
+    let srv = start(cfg).await;
+    let l = create_lobby(srv.addr, json!({ "name": "o" })).await;
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let url = format!("ws://{}/api/lobbies/{}/ws", srv.addr, l.id);
+    let mut req = url.clone().into_client_request().unwrap();
+    req.headers_mut()
+        .insert("origin", "https://evil.example".parse().unwrap());
+    let err = tokio_tungstenite::connect_async(req).await.unwrap_err();
+    assert!(err.to_string().contains("403"), "{err}");
+    let mut req = url.into_client_request().unwrap();
+    req.headers_mut()
+        .insert("origin", "https://catan.example".parse().unwrap());
+    assert!(tokio_tungstenite::connect_async(req).await.is_ok());
+}
+
+#[tokio::test]
+async fn shutdown_closes_sockets_with_a_reason() {
+    let srv = start(test_config()).await;
+    let l = create_lobby(srv.addr, json!({ "name": "bye" })).await;
+    let mut c = Client::connect(srv.addr, &l.id, None).await;
+    c.until("welcome").await;
+    srv.state.begin_shutdown();
+    assert_eq!(
+        c.until_closed().await,
+        Closed::Frame(1001, "server shutting down".into())
+    );
+}
