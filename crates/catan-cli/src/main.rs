@@ -3,6 +3,7 @@
 
 mod bots;
 mod check;
+mod loadtest;
 mod replay;
 mod simulate;
 mod verify;
@@ -35,6 +36,8 @@ enum Command {
         /// Game record file (`-` for standard input).
         file: String,
     },
+    /// Load-test a server with many concurrent games over real WebSockets.
+    Loadtest(Box<loadtest::Args>),
 }
 
 fn main() -> ExitCode {
@@ -45,5 +48,6 @@ fn main() -> ExitCode {
         Command::Bots(args) => bots::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Verify { file } => verify::run(&file),
+        Command::Loadtest(args) => loadtest::run(*args),
     }
 }

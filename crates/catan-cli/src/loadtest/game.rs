@@ -1,0 +1,564 @@
+//! One game's driver: sets the game up, then plays it like four unhurried
+//! people (one action per `--pace` per game, chosen at random among the
+//! legal actions of a seat that may act), measures how long each action
+//! takes to reach every client of the lobby, reconnects dropped sockets
+//! with their seat tokens, and records what the clients saw for the final
+//! check.
+
+use super::check::{Observed, Unanswered};
+use super::http::HttpConn;
+use super::metrics::Metrics;
+use super::net::Sources;
+use super::proto::{self, Incoming};
+use super::setup::{self, SEATS};
+use super::wsclient::{self, Event, Sink, Target};
+use catan_core::{Action, Seat};
+use futures_util::SinkExt;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
+use tokio::sync::{Semaphore, watch};
+use tokio::time::{Instant, MissedTickBehavior};
+use tokio_tungstenite::tungstenite::Message;
+use uuid::Uuid;
+
+/// An action unanswered for this long counts as a timeout; the bot moves on.
+const ACTION_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long setup waits for every socket's `welcome`.
+const WELCOME_TIMEOUT: Duration = Duration::from_secs(30);
+/// Longest pause between reconnect attempts.
+const MAX_BACKOFF: Duration = Duration::from_secs(2);
+/// How long one socket write may take.
+const SEND_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Where the run is; every driver watches it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Play.
+    Run,
+    /// Send nothing new; let answers arrive.
+    Drain,
+    /// Close the sockets and report.
+    Stop,
+}
+
+/// What all drivers share.
+pub struct Shared {
+    /// The server.
+    pub server: SocketAddr,
+    /// Source addresses for sockets.
+    pub sources: Sources,
+    /// One action per this long, per game.
+    pub pace: Duration,
+    /// Spectator sockets per lobby.
+    pub spectators: usize,
+    /// Counters.
+    pub metrics: Arc<Metrics>,
+    /// Base seed of the bots' choices.
+    pub seed: u64,
+    /// Limits how many games set up at once.
+    pub setup_slots: Semaphore,
+}
+
+/// What a driver reports at the end.
+pub struct Outcome {
+    /// The lobby, if it was created.
+    pub lobby: Option<Uuid>,
+    /// Why setup failed, if it did.
+    pub setup_error: Option<String>,
+    /// What the clients saw.
+    pub observed: Observed,
+}
+
+/// An action on its way.
+struct Pending {
+    id: String,
+    sent: Instant,
+    /// Clients (bit per client) connected when it was sent.
+    expect: u64,
+    /// Clients that have received the update it caused.
+    got: u64,
+    last: Instant,
+    before: u64,
+    /// A client it waited for dropped: no latency sample.
+    spoiled: bool,
+    measured: bool,
+    answered: bool,
+}
+
+/// One client socket of the game (a seat or a spectator).
+struct Client {
+    seat: Option<Seat>,
+    target: Target,
+    sink: Option<Sink>,
+    epoch: u32,
+    welcomed: bool,
+    version: Option<u64>,
+    legal: Vec<Action>,
+    attempts: u32,
+    retry_at: Option<Instant>,
+    ever_connected: bool,
+}
+
+struct Driver {
+    shared: Arc<Shared>,
+    clients: Vec<Client>,
+    tx: UnboundedSender<Event>,
+    rx: UnboundedReceiver<Event>,
+    rng: ChaCha8Rng,
+    phase: Phase,
+    version: u64,
+    started: bool,
+    finished: bool,
+    pending: Option<Pending>,
+    /// Sent and not yet answered, by request id.
+    outstanding: HashMap<String, Unanswered>,
+    next_id: u64,
+    observed: Observed,
+}
+
+/// Sets up game `index` and plays it until the phase becomes `Stop`.
+pub async fn drive(shared: Arc<Shared>, index: usize, phase: watch::Receiver<Phase>) -> Outcome {
+    let (tx, rx) = unbounded_channel();
+    let seed = shared.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let mut d = Driver {
+        shared,
+        clients: Vec::new(),
+        tx,
+        rx,
+        rng: ChaCha8Rng::seed_from_u64(seed),
+        phase: Phase::Run,
+        version: 0,
+        started: false,
+        finished: false,
+        pending: None,
+        outstanding: HashMap::new(),
+        next_id: 0,
+        observed: Observed::default(),
+    };
+    let lobby = match d.setup(index).await {
+        Ok(id) => id,
+        Err((lobby, e)) => {
+            Metrics::bump(&d.shared.metrics.games_failed);
+            d.close_all().await;
+            return Outcome {
+                lobby,
+                setup_error: Some(e),
+                observed: d.observed,
+            };
+        }
+    };
+    Metrics::bump(&d.shared.metrics.games_ready);
+    d.play(phase).await;
+    d.close_all().await;
+    for (_, u) in d.outstanding.drain() {
+        d.observed.unanswered.push(u);
+    }
+    Outcome {
+        lobby: Some(lobby),
+        setup_error: None,
+        observed: d.observed,
+    }
+}
+
+impl Driver {
+    async fn setup(&mut self, index: usize) -> Result<Uuid, (Option<Uuid>, String)> {
+        let shared = self.shared.clone();
+        let _slot = shared
+            .setup_slots
+            .acquire()
+            .await
+            .map_err(|_| (None, "setup cancelled".to_string()))?;
+        let mut http = HttpConn::connect(shared.server, shared.sources.pick())
+            .await
+            .map_err(|e| (None, e))?;
+        let lobby = setup::create(&mut http, index)
+            .await
+            .map_err(|e| (None, e))?;
+        let id = lobby.id;
+        let tokens = lobby.seat_tokens.iter().map(|t| Some(t.clone()));
+        let seats = (0..SEATS).map(|s| Some(Seat(s as u8)));
+        let spectators = std::iter::repeat_n((None, None), shared.spectators);
+        for (seat, token) in seats.zip(tokens).chain(spectators) {
+            self.clients.push(Client {
+                seat,
+                target: Target {
+                    server: shared.server,
+                    lobby: id,
+                    token,
+                },
+                sink: None,
+                epoch: 0,
+                welcomed: false,
+                version: None,
+                legal: Vec::new(),
+                attempts: 0,
+                retry_at: None,
+                ever_connected: false,
+            });
+        }
+        for i in 0..self.clients.len() {
+            let sink = wsclient::open(
+                &self.clients[i].target,
+                shared.sources.pick(),
+                i,
+                0,
+                self.tx.clone(),
+                shared.metrics.clone(),
+            )
+            .await
+            .map_err(|e| (Some(id), e))?;
+            self.clients[i].sink = Some(sink);
+        }
+        let deadline = Instant::now() + WELCOME_TIMEOUT;
+        while !self.clients.iter().all(|c| c.welcomed) {
+            match tokio::time::timeout_at(deadline, self.rx.recv()).await {
+                Ok(Some(ev)) => self.on_event(ev).await,
+                Ok(None) => return Err((Some(id), "event channel closed".into())),
+                Err(_) => return Err((Some(id), "no welcome on every socket in time".into())),
+            }
+            if self.clients.iter().any(|c| c.sink.is_none()) {
+                return Err((Some(id), "a socket closed during setup".into()));
+            }
+        }
+        setup::start(&mut http, &lobby)
+            .await
+            .map_err(|e| (Some(id), e))?;
+        Ok(id)
+    }
+
+    async fn play(&mut self, mut phase: watch::Receiver<Phase>) {
+        // Spread the games' turns evenly over the pace instead of in lockstep.
+        let pace = self.shared.pace.max(Duration::from_millis(1));
+        let offset = Duration::from_micros(self.rng.random_range(0..pace.as_micros() as u64));
+        let mut ticks = tokio::time::interval_at(Instant::now() + offset, pace);
+        ticks.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        loop {
+            self.phase = *phase.borrow();
+            if self.phase == Phase::Stop {
+                return;
+            }
+            let retry = self.clients.iter().filter_map(|c| c.retry_at).min();
+            tokio::select! {
+                ev = self.rx.recv() => match ev {
+                    Some(ev) => self.on_event(ev).await,
+                    None => return,
+                },
+                _ = ticks.tick() => self.tick().await,
+                _ = sleep_until(retry) => self.reconnect_due(),
+                r = phase.changed() => if r.is_err() { return },
+            }
+        }
+    }
+
+    /// Chooses and sends one action, unless one is still on its way.
+    async fn tick(&mut self) {
+        if self.phase != Phase::Run || self.finished || !self.started {
+            return;
+        }
+        if let Some(p) = &self.pending {
+            if p.sent.elapsed() < ACTION_TIMEOUT {
+                return;
+            }
+            if !p.answered {
+                self.shared.metrics.error("action_timeout");
+            }
+            self.pending = None;
+        }
+        let version = self.version;
+        let ready: Vec<usize> = (0..self.clients.len())
+            .filter(|&i| {
+                let c = &self.clients[i];
+                c.seat.is_some()
+                    && c.sink.is_some()
+                    && c.welcomed
+                    && c.version == Some(version)
+                    && !c.legal.is_empty()
+            })
+            .collect();
+        if ready.is_empty() {
+            return;
+        }
+        let who = ready[self.rng.random_range(0..ready.len())];
+        let legal = &self.clients[who].legal;
+        let action = legal[self.rng.random_range(0..legal.len())];
+        let Some(seat) = self.clients[who].seat else {
+            return;
+        };
+        self.next_id += 1;
+        let id = self.next_id.to_string();
+        let text = proto::action(&id, version, &action);
+        let expect = self.connected_mask();
+        let sent = Instant::now();
+        if !self.send(who, text).await {
+            self.shared.metrics.error("send_failed");
+            return;
+        }
+        Metrics::bump(&self.shared.metrics.actions_sent);
+        self.outstanding.insert(
+            id.clone(),
+            Unanswered {
+                version,
+                seat,
+                action,
+            },
+        );
+        self.pending = Some(Pending {
+            id,
+            sent,
+            expect,
+            got: 0,
+            last: sent,
+            before: version,
+            spoiled: false,
+            measured: false,
+            answered: false,
+        });
+    }
+
+    fn connected_mask(&self) -> u64 {
+        self.clients
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.sink.is_some() && c.welcomed && c.version.is_some())
+            .fold(0, |m, (i, _)| m | (1 << i))
+    }
+
+    async fn send(&mut self, client: usize, text: String) -> bool {
+        let Some(sink) = self.clients[client].sink.as_mut() else {
+            return false;
+        };
+        matches!(
+            tokio::time::timeout(SEND_TIMEOUT, sink.send(Message::text(text))).await,
+            Ok(Ok(()))
+        )
+    }
+
+    async fn on_event(&mut self, ev: Event) {
+        match ev {
+            Event::Msg {
+                client,
+                epoch,
+                msg,
+                at,
+            } => self.on_msg(client, epoch, msg, at).await,
+            Event::Closed { client, epoch } => self.on_closed(client, epoch),
+            Event::Connected {
+                client,
+                epoch,
+                sink,
+            } => {
+                if let Some(c) = self.clients.get_mut(client)
+                    && c.epoch == epoch
+                {
+                    c.sink = Some(sink);
+                }
+            }
+            Event::ConnectFailed {
+                client,
+                epoch,
+                error,
+            } => {
+                if let Some(c) = self.clients.get_mut(client)
+                    && c.epoch == epoch
+                {
+                    let code = if error.contains("404") {
+                        "reconnect_lobby_not_found"
+                    } else {
+                        "reconnect_failed"
+                    };
+                    self.shared.metrics.error(code);
+                    schedule_retry(c, &mut self.rng);
+                }
+            }
+        }
+    }
+
+    async fn on_msg(&mut self, client: usize, epoch: u32, msg: Incoming, at: Instant) {
+        // What any socket saw, even a replaced one, counts for the check.
+        match &msg {
+            Incoming::Update { version, seat, .. } => {
+                self.observed.saw(*version, *seat);
+                self.started = true;
+            }
+            Incoming::Accepted { id, version } => {
+                if let Some(u) = self.outstanding.remove(id) {
+                    self.observed.accept(*version, u.seat, u.action);
+                    Metrics::bump(&self.shared.metrics.actions_accepted);
+                    if let Some(p) = self.pending.as_mut()
+                        && p.id == *id
+                    {
+                        p.answered = true;
+                    }
+                }
+            }
+            Incoming::Rejected { id, code, .. } => {
+                self.shared.metrics.error(code);
+                if let Some(id) = id {
+                    self.outstanding.remove(id);
+                    if self.pending.as_ref().is_some_and(|p| p.id == *id) {
+                        self.pending = None;
+                    }
+                }
+                if code == "stale_version" {
+                    let rid = format!("r{}", self.next_id);
+                    self.send(client, proto::resync(&rid)).await;
+                }
+            }
+            Incoming::GameOver { .. } if !self.finished => {
+                self.finished = true;
+                Metrics::bump(&self.shared.metrics.games_finished);
+            }
+            _ => {}
+        }
+        let Some(c) = self.clients.get_mut(client) else {
+            return;
+        };
+        if c.epoch != epoch {
+            return;
+        }
+        match msg {
+            Incoming::Welcome => {
+                c.welcomed = true;
+                c.attempts = 0;
+                if c.ever_connected {
+                    Metrics::bump(&self.shared.metrics.reconnects);
+                }
+                c.ever_connected = true;
+            }
+            Incoming::Snapshot { version, legal } => {
+                c.version = Some(version);
+                c.legal = legal;
+                self.started = true;
+                self.version = self.version.max(version);
+                // A resync past our pending action settles its fate; the
+                // check finds it in the log or not.
+                if self.pending.as_ref().is_some_and(|p| version > p.before) {
+                    self.pending = None;
+                }
+            }
+            Incoming::Update { version, legal, .. } => {
+                c.version = Some(version);
+                c.legal = legal;
+                self.version = self.version.max(version);
+                self.arrived(client, version, at);
+            }
+            _ => {}
+        }
+    }
+
+    /// Notes that `client` has the update to `version`; when every expected
+    /// client has it, that is one latency sample.
+    fn arrived(&mut self, client: usize, version: u64, at: Instant) {
+        let Some(p) = self.pending.as_mut() else {
+            return;
+        };
+        if version != p.before + 1 || p.measured {
+            return;
+        }
+        p.got |= 1 << client;
+        if at > p.last {
+            p.last = at;
+        }
+        if p.got & p.expect == p.expect {
+            p.measured = true;
+            if p.spoiled {
+                Metrics::bump(&self.shared.metrics.samples_dropped);
+            } else {
+                self.shared.metrics.latency(p.last - p.sent);
+            }
+        }
+        if p.measured && p.answered {
+            self.pending = None;
+        }
+    }
+
+    fn on_closed(&mut self, client: usize, epoch: u32) {
+        let Some(c) = self.clients.get_mut(client) else {
+            return;
+        };
+        if c.epoch != epoch {
+            return;
+        }
+        c.sink = None;
+        c.welcomed = false;
+        c.version = None;
+        c.legal.clear();
+        if let Some(p) = self.pending.as_mut()
+            && p.expect & (1 << client) != 0
+            && p.got & (1 << client) == 0
+        {
+            p.spoiled = true;
+            p.expect &= !(1 << client);
+        }
+        if self.phase == Phase::Stop {
+            return;
+        }
+        Metrics::bump(&self.shared.metrics.disconnects);
+        schedule_retry(c, &mut self.rng);
+    }
+
+    /// Starts a reconnect for every client whose retry time has come.
+    fn reconnect_due(&mut self) {
+        let now = Instant::now();
+        for i in 0..self.clients.len() {
+            let c = &mut self.clients[i];
+            if c.retry_at.is_none_or(|t| t > now) {
+                continue;
+            }
+            c.retry_at = None;
+            c.epoch += 1;
+            c.attempts += 1;
+            let (target, epoch) = (c.target.clone(), c.epoch);
+            let tx = self.tx.clone();
+            let metrics = self.shared.metrics.clone();
+            let source = self.shared.sources.pick();
+            tokio::spawn(async move {
+                let ev = match wsclient::open(&target, source, i, epoch, tx.clone(), metrics).await
+                {
+                    Ok(sink) => Event::Connected {
+                        client: i,
+                        epoch,
+                        sink,
+                    },
+                    Err(error) => Event::ConnectFailed {
+                        client: i,
+                        epoch,
+                        error,
+                    },
+                };
+                // If the driver is gone the run is over.
+                let _ = tx.send(ev);
+            });
+        }
+    }
+
+    async fn close_all(&mut self) {
+        for c in &mut self.clients {
+            c.retry_at = None;
+            if let Some(mut sink) = c.sink.take() {
+                // Best effort: the server may be gone.
+                let _ = tokio::time::timeout(Duration::from_secs(2), sink.close()).await;
+            }
+        }
+    }
+}
+
+/// Schedules the next reconnect attempt with exponential backoff and jitter,
+/// so that thousands of clients do not knock at once.
+fn schedule_retry(c: &mut Client, rng: &mut ChaCha8Rng) {
+    let base = Duration::from_millis(100u64 << c.attempts.min(5)).min(MAX_BACKOFF);
+    let jitter = Duration::from_millis(rng.random_range(0..250));
+    c.retry_at = Some(Instant::now() + base + jitter);
+}
+
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(t) => tokio::time::sleep_until(t).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,193 @@
+//! Counters and latency histograms shared by every game driver.
+//!
+//! Latencies are microseconds from sending an action to the moment the last
+//! client of that lobby (every seat and spectator connected at send time)
+//! received the update it caused. One histogram covers the whole run and a
+//! second is drained at every report interval.
+
+use hdrhistogram::Histogram;
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::time::Duration;
+
+/// Highest latency the histograms record exactly (larger values are clamped).
+const MAX_LATENCY_US: u64 = 120_000_000;
+
+/// Run-wide counters.
+#[derive(Debug)]
+pub struct Metrics {
+    /// Sockets currently open (seats and spectators).
+    pub sockets_open: AtomicI64,
+    /// Games whose lobby, seats and sockets are set up and started.
+    pub games_ready: AtomicU64,
+    /// Games whose setup failed.
+    pub games_failed: AtomicU64,
+    /// Games that reached game over.
+    pub games_finished: AtomicU64,
+    /// Actions sent.
+    pub actions_sent: AtomicU64,
+    /// Actions the server accepted.
+    pub actions_accepted: AtomicU64,
+    /// Socket closes not asked for by this tool.
+    pub disconnects: AtomicU64,
+    /// Successful reconnects.
+    pub reconnects: AtomicU64,
+    /// Latency samples abandoned because a client dropped before the update.
+    pub samples_dropped: AtomicU64,
+    errors: Mutex<BTreeMap<String, u64>>,
+    total: Mutex<Histogram<u64>>,
+    interval: Mutex<Histogram<u64>>,
+}
+
+/// Percentiles of one histogram, in microseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Latency {
+    /// Samples.
+    pub count: u64,
+    /// Median.
+    pub p50_us: u64,
+    /// 95th percentile.
+    pub p95_us: u64,
+    /// 99th percentile.
+    pub p99_us: u64,
+    /// Largest.
+    pub max_us: u64,
+}
+
+impl Latency {
+    fn of(h: &Histogram<u64>) -> Latency {
+        if h.is_empty() {
+            return Latency::default();
+        }
+        Latency {
+            count: h.len(),
+            p50_us: h.value_at_quantile(0.50),
+            p95_us: h.value_at_quantile(0.95),
+            p99_us: h.value_at_quantile(0.99),
+            max_us: h.max(),
+        }
+    }
+}
+
+fn histogram() -> Histogram<u64> {
+    // Constant bounds that hdrhistogram always accepts (1 <= low, high >= 2 * low, 3 digits).
+    Histogram::new_with_bounds(1, MAX_LATENCY_US, 3).expect("valid constant histogram bounds")
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // Counters stay meaningful even if a driver panicked mid-update.
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Metrics {
+            sockets_open: AtomicI64::new(0),
+            games_ready: AtomicU64::new(0),
+            games_failed: AtomicU64::new(0),
+            games_finished: AtomicU64::new(0),
+            actions_sent: AtomicU64::new(0),
+            actions_accepted: AtomicU64::new(0),
+            disconnects: AtomicU64::new(0),
+            reconnects: AtomicU64::new(0),
+            samples_dropped: AtomicU64::new(0),
+            errors: Mutex::new(BTreeMap::new()),
+            total: Mutex::new(histogram()),
+            interval: Mutex::new(histogram()),
+        }
+    }
+}
+
+impl Metrics {
+    /// Adds one to a counter.
+    pub fn bump(c: &AtomicU64) {
+        c.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Reads a counter.
+    pub fn get(c: &AtomicU64) -> u64 {
+        c.load(Ordering::Relaxed)
+    }
+
+    /// Counts one error under `code` (a refusal code or a client-side kind).
+    pub fn error(&self, code: &str) {
+        *lock(&self.errors).entry(code.to_string()).or_insert(0) += 1;
+    }
+
+    /// Errors by code.
+    pub fn errors(&self) -> BTreeMap<String, u64> {
+        lock(&self.errors).clone()
+    }
+
+    /// Total errors.
+    pub fn error_count(&self) -> u64 {
+        lock(&self.errors).values().sum()
+    }
+
+    /// Records one action-to-broadcast latency.
+    pub fn latency(&self, d: Duration) {
+        let us = (d.as_micros() as u64).clamp(1, MAX_LATENCY_US);
+        // `saturating_record` cannot fail; values above the bound are clamped.
+        lock(&self.total).saturating_record(us);
+        lock(&self.interval).saturating_record(us);
+    }
+
+    /// The run's latency so far.
+    pub fn total_latency(&self) -> Latency {
+        Latency::of(&lock(&self.total))
+    }
+
+    /// The latency since the last call, and a fresh interval.
+    pub fn take_interval(&self) -> Latency {
+        let mut h = lock(&self.interval);
+        let l = Latency::of(&h);
+        h.reset();
+        l
+    }
+
+    /// Forgets latencies so far (the setup ramp is not part of the measurement).
+    pub fn reset_latency(&self) {
+        lock(&self.total).reset();
+        lock(&self.interval).reset();
+    }
+
+    /// One more open socket.
+    pub fn socket_opened(&self) {
+        self.sockets_open.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// One socket fewer.
+    pub fn socket_closed(&self) {
+        self.sockets_open.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    /// Sockets open now.
+    pub fn sockets(&self) -> i64 {
+        self.sockets_open.load(Ordering::Relaxed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_and_interval_reset() {
+        let m = Metrics::default();
+        for ms in 1..=100u64 {
+            m.latency(Duration::from_millis(ms));
+        }
+        let l = m.take_interval();
+        assert_eq!(l.count, 100);
+        assert!((49_000..=51_000).contains(&l.p50_us), "{l:?}");
+        assert!((98_000..=100_100).contains(&l.p99_us), "{l:?}");
+        assert_eq!(m.take_interval().count, 0);
+        assert_eq!(m.total_latency().count, 100);
+        m.error("stale_version");
+        m.error("stale_version");
+        m.error("timeout");
+        assert_eq!(m.error_count(), 3);
+        assert_eq!(m.errors().get("stale_version"), Some(&2));
+    }
+}

@@ -1,0 +1,374 @@
+//! The run itself: optional server start, setting up every game, the
+//! measured window with progress lines (and the fault run's SIGKILL and
+//! restart), draining, the final log check and the summary.
+
+use super::game::{self, Outcome, Phase, Shared};
+use super::metrics::{Latency, Metrics};
+use super::net::{self, Sources};
+use super::procstat::{self, ProcSample};
+use super::report::{self, Fault, ProcFigures, Summary};
+use super::server::Spawned;
+use super::verify;
+use super::{Args, setup::SEATS};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{Mutex, Semaphore, watch};
+use tokio::time::Instant;
+
+/// How often the monitor looks at the counters.
+const SAMPLE: Duration = Duration::from_millis(250);
+/// How long in-flight actions get to be answered after the measurement.
+const DRAIN: Duration = Duration::from_secs(5);
+
+/// Runs the load test; `Ok(passed)` tells whether the log check passed.
+pub async fn run(args: Args) -> Result<bool, String> {
+    let addr = net::parse_target(&args.url)?;
+    let ips = match args.source_count {
+        Some(n) => net::loopback_range(n),
+        None => args.source_ips.clone(),
+    };
+    net::check_sources(&ips)?;
+    if args.games == 0 {
+        return Err("--games must be at least 1".into());
+    }
+    if args.spectators + SEATS > 64 {
+        return Err("at most 60 spectators per lobby".into());
+    }
+    if args.kill_after.is_some() && args.spawn_server.is_none() {
+        return Err("--kill-after needs --spawn-server (the tool restarts the server)".into());
+    }
+    let per_game = (SEATS + args.spectators) as u64;
+    let needed = args.games as u64 * per_game + 64;
+    if let Some(limit) = procstat::open_files_limit()
+        && limit < needed
+    {
+        eprintln!(
+            "loadtest: warning: {needed} sockets need more open files than this process may have ({limit}); raise `ulimit -n`"
+        );
+    }
+
+    let mut spawned = match &args.spawn_server {
+        Some(bin) => {
+            let log = args.server_log.clone().unwrap_or_else(|| {
+                std::env::temp_dir()
+                    .join(format!("catan-loadtest-server-{}.log", std::process::id()))
+            });
+            let mut s = Spawned::new(
+                bin,
+                addr,
+                args.database_url.as_deref(),
+                args.games,
+                &args.server_log_level,
+                log,
+            );
+            let took = s.start().await?;
+            println!(
+                "server     started {} (pid {}) in {:.1}s; log {}",
+                bin.display(),
+                s.pid().unwrap_or(0),
+                took.as_secs_f64(),
+                s.log_path().display()
+            );
+            Some(s)
+        }
+        None => None,
+    };
+    let result = measure(&args, addr, ips, &mut spawned).await;
+    if let Some(s) = spawned.as_mut() {
+        s.stop().await;
+    }
+    let summary = result?;
+    report::print(&summary);
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&summary).map_err(|e| e.to_string())?;
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(summary.check.as_ref().is_none_or(|t| t.passed()))
+}
+
+async fn measure(
+    args: &Args,
+    addr: std::net::SocketAddr,
+    ips: Vec<std::net::IpAddr>,
+    spawned: &mut Option<Spawned>,
+) -> Result<Summary, String> {
+    let ticks = procstat::clock_ticks();
+    let metrics = Arc::new(Metrics::default());
+    let source_count = ips.len().max(1);
+    let shared = Arc::new(Shared {
+        server: addr,
+        sources: Sources::new(ips),
+        pace: Duration::from_millis(args.pace_ms),
+        spectators: args.spectators,
+        metrics: metrics.clone(),
+        seed: args.seed,
+        setup_slots: Semaphore::new(args.setup_concurrency.max(1)),
+    });
+    let server_pid = Arc::new(Mutex::new(
+        spawned.as_ref().and_then(|s| s.pid()).or(args.server_pid),
+    ));
+    let (phase_tx, phase_rx) = watch::channel(Phase::Run);
+    let mut drivers = tokio::task::JoinSet::new();
+    for i in 0..args.games {
+        drivers.spawn(game::drive(shared.clone(), i, phase_rx.clone()));
+    }
+
+    // 1. Setup.
+    let t0 = Instant::now();
+    let mut next_line = t0 + args.report_every;
+    loop {
+        let ready = Metrics::get(&metrics.games_ready);
+        let failed = Metrics::get(&metrics.games_failed);
+        if ready + failed >= args.games as u64 {
+            break;
+        }
+        if Instant::now() >= next_line {
+            println!(
+                "setup      {:>6.1}s  ready {ready}/{} failed {failed} sockets {}",
+                t0.elapsed().as_secs_f64(),
+                args.games,
+                metrics.sockets()
+            );
+            next_line += args.report_every;
+        }
+        tokio::time::sleep(SAMPLE).await;
+    }
+    let setup_secs = t0.elapsed().as_secs_f64();
+    println!(
+        "setup      done in {setup_secs:.1}s: {} games ready, {} failed, {} sockets",
+        Metrics::get(&metrics.games_ready),
+        Metrics::get(&metrics.games_failed),
+        metrics.sockets()
+    );
+
+    // 2. The measured window.
+    metrics.reset_latency();
+    let start = Instant::now();
+    let accepted0 = Metrics::get(&metrics.actions_accepted);
+    let sent0 = Metrics::get(&metrics.actions_sent);
+    let me = std::process::id();
+    let client0 = procstat::sample(me);
+    let server0 = sample_server(&server_pid).await;
+    let mut last_line = (start, accepted0, client0, server0);
+    let mut next_line = start + args.report_every;
+    let mut sockets_min = metrics.sockets();
+    let spawned_cell = Arc::new(Mutex::new(spawned.take()));
+    let mut kill = args.kill_after.map(|k| start + k);
+    let mut fault: Option<Fault> = None;
+    let restart_done: Arc<Mutex<Option<Result<f64, String>>>> = Arc::new(Mutex::new(None));
+    let end = start + args.duration;
+    while Instant::now() < end {
+        tokio::time::sleep(SAMPLE.min(end.saturating_duration_since(Instant::now()))).await;
+        let now = Instant::now();
+        sockets_min = sockets_min.min(metrics.sockets());
+        if let Some(at) = kill
+            && now >= at
+        {
+            kill = None;
+            let before = metrics.sockets();
+            fault = Some(Fault {
+                killed_at_secs: report::round1(now.duration_since(start).as_secs_f64()),
+                sockets_before: before,
+                ..Fault::default()
+            });
+            println!("fault      SIGKILL the server ({before} sockets open)");
+            restart(
+                spawned_cell.clone(),
+                server_pid.clone(),
+                restart_done.clone(),
+                now,
+            );
+        }
+        if let Some(f) = fault.as_mut() {
+            if f.restart_secs == 0.0
+                && let Some(r) = restart_done.lock().await.take()
+            {
+                f.restart_secs = report::round1(r?);
+                println!(
+                    "fault      new server healthy {:.1}s after the kill",
+                    f.restart_secs
+                );
+            }
+            if f.sockets_back_secs.is_none()
+                && f.restart_secs > 0.0
+                && metrics.sockets() >= f.sockets_before
+            {
+                let kill_at = start + Duration::from_secs_f64(f.killed_at_secs);
+                let back = report::round1(now.duration_since(kill_at).as_secs_f64());
+                f.sockets_back_secs = Some(back);
+                println!(
+                    "fault      all {} sockets back {back:.1}s after the kill",
+                    f.sockets_before
+                );
+            }
+        }
+        if now >= next_line {
+            next_line += args.report_every;
+            let accepted = Metrics::get(&metrics.actions_accepted);
+            let client = procstat::sample(me);
+            let server = sample_server(&server_pid).await;
+            let dt = now.duration_since(last_line.0).as_secs_f64().max(1e-9);
+            let rate = (accepted - last_line.1) as f64 / dt;
+            line(
+                now.duration_since(start).as_secs_f64(),
+                &metrics,
+                rate,
+                metrics.take_interval(),
+                (&last_line.3, &server),
+                (&last_line.2, &client),
+                ticks,
+            );
+            last_line = (now, accepted, client, server);
+        }
+    }
+    let run_secs = start.elapsed().as_secs_f64();
+    let accepted = Metrics::get(&metrics.actions_accepted) - accepted0;
+    let sent = Metrics::get(&metrics.actions_sent) - sent0;
+    let latency = metrics.total_latency();
+    let sockets_held = metrics.sockets();
+    let client_end = procstat::sample(me);
+    let server_end = sample_server(&server_pid).await;
+
+    // 3. Drain and stop.
+    phase_tx.send_replace(Phase::Drain);
+    tokio::time::sleep(DRAIN.min(Duration::from_millis(args.pace_ms * 2 + 500))).await;
+    phase_tx.send_replace(Phase::Stop);
+    let mut outcomes: Vec<Outcome> = Vec::with_capacity(args.games);
+    while let Some(r) = drivers.join_next().await {
+        match r {
+            Ok(o) => outcomes.push(o),
+            Err(e) => return Err(format!("a game driver failed: {e}")),
+        }
+    }
+    *spawned = spawned_cell.lock().await.take();
+
+    // 4. Check.
+    let check = if args.no_check {
+        None
+    } else {
+        let t = Instant::now();
+        // The database to fall back on when /api/games/{id} does not answer.
+        let db = args.database_url.clone().or_else(|| {
+            spawned
+                .as_ref()
+                .and_then(|s| s.data_dir())
+                .map(|d| format!("sqlite://{}/catan.db", d.display()))
+        });
+        let totals = verify::verify_all(addr, db, &outcomes).await;
+        println!(
+            "check      read {} logs in {:.1}s",
+            totals.games_checked + totals.games_unverifiable,
+            t.elapsed().as_secs_f64()
+        );
+        Some(totals)
+    };
+    let setup_errors = outcomes
+        .iter()
+        .filter_map(|o| o.setup_error.as_ref())
+        .take(5)
+        .cloned()
+        .collect();
+    let ready = Metrics::get(&metrics.games_ready);
+    Ok(Summary {
+        games_requested: args.games,
+        games_ready: ready,
+        games_failed: Metrics::get(&metrics.games_failed),
+        games_finished: Metrics::get(&metrics.games_finished),
+        sockets_expected: ready * (SEATS + args.spectators) as u64,
+        sockets_held,
+        sockets_min,
+        source_ips: source_count,
+        pace_ms: args.pace_ms,
+        setup_secs: report::round1(setup_secs),
+        run_secs: report::round1(run_secs),
+        actions_sent: sent,
+        actions_accepted: accepted,
+        actions_per_sec: report::round1(accepted as f64 / run_secs.max(1e-9)),
+        latency,
+        errors: metrics.errors(),
+        disconnects: Metrics::get(&metrics.disconnects),
+        reconnects: Metrics::get(&metrics.reconnects),
+        samples_dropped: Metrics::get(&metrics.samples_dropped),
+        server: match (server0, server_end) {
+            (Some(a), Some(b)) => Some(ProcFigures::between(&a, &b, ticks)),
+            _ => None,
+        },
+        client: match (client0, client_end) {
+            (Some(a), Some(b)) => ProcFigures::between(&a, &b, ticks),
+            _ => ProcFigures::default(),
+        },
+        fault,
+        check,
+        setup_errors,
+    })
+}
+
+async fn sample_server(pid: &Arc<Mutex<Option<u32>>>) -> Option<ProcSample> {
+    let pid = (*pid.lock().await)?;
+    procstat::sample(pid)
+}
+
+/// Kills and restarts the spawned server in the background, so that the
+/// progress lines keep coming while it recovers.
+fn restart(
+    server: Arc<Mutex<Option<Spawned>>>,
+    pid: Arc<Mutex<Option<u32>>>,
+    done: Arc<Mutex<Option<Result<f64, String>>>>,
+    killed: Instant,
+) {
+    tokio::spawn(async move {
+        let mut guard = server.lock().await;
+        let r = match guard.as_mut() {
+            None => Err("no spawned server to kill".to_string()),
+            Some(s) => match s.kill().await {
+                Err(e) => Err(e),
+                Ok(()) => {
+                    *pid.lock().await = None;
+                    match s.start().await {
+                        Ok(_) => {
+                            *pid.lock().await = s.pid();
+                            Ok(killed.elapsed().as_secs_f64())
+                        }
+                        Err(e) => Err(e),
+                    }
+                }
+            },
+        };
+        *done.lock().await = Some(r);
+    });
+}
+
+/// One progress line.
+fn line(
+    t: f64,
+    m: &Metrics,
+    rate: f64,
+    l: Latency,
+    server: (&Option<ProcSample>, &Option<ProcSample>),
+    client: (&Option<ProcSample>, &Option<ProcSample>),
+    ticks: u64,
+) {
+    let proc = |p: (&Option<ProcSample>, &Option<ProcSample>)| match p {
+        (Some(a), Some(b)) => format!(
+            "rss {:.0} MiB cpu {:.0}%",
+            report::mib(b.rss_kib),
+            procstat::cpu_percent(a, b, ticks)
+        ),
+        (_, Some(b)) => format!("rss {:.0} MiB", report::mib(b.rss_kib)),
+        _ => "-".to_string(),
+    };
+    println!(
+        "run {t:>7.1}s  games {} sockets {} | {rate:>7.1} actions/s | p50 {} p95 {} p99 {} max {} ms | errors {} disc {} | server {} fds {} | loadgen {}",
+        Metrics::get(&m.games_ready),
+        m.sockets(),
+        report::ms(l.p50_us),
+        report::ms(l.p95_us),
+        report::ms(l.p99_us),
+        report::ms(l.max_us),
+        m.error_count(),
+        Metrics::get(&m.disconnects),
+        proc(server),
+        server.1.map_or(0, |s| s.fds),
+        proc(client),
+    );
+}

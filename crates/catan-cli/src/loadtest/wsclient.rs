@@ -1,0 +1,136 @@
+//! One WebSocket client: connect from a chosen source address, say hello,
+//! and forward every server message, parsed, to the game's driver.
+//!
+//! The reading half runs in its own task so that the driver never waits on
+//! a socket; the driver keeps the writing half to send actions.
+
+use super::metrics::Metrics;
+use super::net;
+use super::proto::{self, Incoming};
+use futures_util::stream::{SplitSink, SplitStream};
+use futures_util::{SinkExt, StreamExt};
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use tokio::net::TcpStream;
+use tokio::sync::mpsc::UnboundedSender;
+use tokio::time::Instant;
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::Message;
+use uuid::Uuid;
+
+/// The writing half of a client socket.
+pub type Sink = SplitSink<WebSocketStream<TcpStream>, Message>;
+
+/// What a client socket tells its game's driver.
+pub enum Event {
+    /// A message arrived.
+    Msg {
+        /// Which client of the game.
+        client: usize,
+        /// Which connection of that client (a reconnect is a new epoch).
+        epoch: u32,
+        /// The message.
+        msg: Incoming,
+        /// When it was read.
+        at: Instant,
+    },
+    /// The socket closed or failed.
+    Closed {
+        /// Which client.
+        client: usize,
+        /// Which connection.
+        epoch: u32,
+    },
+    /// A reconnect succeeded.
+    Connected {
+        /// Which client.
+        client: usize,
+        /// Which connection.
+        epoch: u32,
+        /// Its writing half.
+        sink: Sink,
+    },
+    /// A reconnect failed.
+    ConnectFailed {
+        /// Which client.
+        client: usize,
+        /// Which connection.
+        epoch: u32,
+        /// Why.
+        error: String,
+    },
+}
+
+/// Where and as whom a client connects.
+#[derive(Clone, Debug)]
+pub struct Target {
+    /// The server.
+    pub server: SocketAddr,
+    /// The lobby.
+    pub lobby: Uuid,
+    /// The seat token; none for a spectator.
+    pub token: Option<String>,
+}
+
+/// Opens a socket, says hello and starts forwarding its messages to `tx`.
+pub async fn open(
+    target: &Target,
+    source: Option<IpAddr>,
+    client: usize,
+    epoch: u32,
+    tx: UnboundedSender<Event>,
+    metrics: Arc<Metrics>,
+) -> Result<Sink, String> {
+    let stream = net::connect(target.server, source)
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
+    let url = format!("ws://{}/api/lobbies/{}/ws", target.server, target.lobby);
+    let (ws, _) = tokio_tungstenite::client_async(url, stream)
+        .await
+        .map_err(|e| format!("WebSocket handshake: {e}"))?;
+    let (mut sink, stream) = ws.split();
+    sink.send(Message::text(proto::hello(target.token.as_deref())))
+        .await
+        .map_err(|e| format!("sending hello: {e}"))?;
+    metrics.socket_opened();
+    tokio::spawn(read(stream, client, epoch, tx, metrics));
+    Ok(sink)
+}
+
+async fn read(
+    mut stream: SplitStream<WebSocketStream<TcpStream>>,
+    client: usize,
+    epoch: u32,
+    tx: UnboundedSender<Event>,
+    metrics: Arc<Metrics>,
+) {
+    // Pings are answered by tungstenite itself as long as we keep reading.
+    while let Some(frame) = stream.next().await {
+        let text = match frame {
+            Ok(Message::Text(t)) => t,
+            Ok(Message::Close(_)) | Err(_) => break,
+            Ok(_) => continue,
+        };
+        let at = Instant::now();
+        match proto::parse(text.as_str()) {
+            Ok(msg) => {
+                if tx
+                    .send(Event::Msg {
+                        client,
+                        epoch,
+                        msg,
+                        at,
+                    })
+                    .is_err()
+                {
+                    // The driver is gone: the run is over.
+                    break;
+                }
+            }
+            Err(_) => metrics.error("bad_server_message"),
+        }
+    }
+    metrics.socket_closed();
+    // The driver may have finished already; then nobody needs to know.
+    let _ = tx.send(Event::Closed { client, epoch });
+}
