@@ -6,6 +6,8 @@ use std::time::Instant;
 /// One reading of a process.
 #[derive(Clone, Copy, Debug)]
 pub struct ProcSample {
+    /// The process.
+    pub pid: u32,
     /// When it was taken.
     pub at: Instant,
     /// Resident set size, KiB.
@@ -53,6 +55,7 @@ pub fn sample(pid: u32) -> Option<ProcSample> {
         .map(|d| d.count() as u64)
         .unwrap_or(0);
     Some(ProcSample {
+        pid,
         at: Instant::now(),
         rss_kib,
         hwm_kib,
@@ -74,8 +77,12 @@ pub fn clock_ticks() -> u64 {
         .unwrap_or(100)
 }
 
-/// CPU use between two samples, in percent of one core.
+/// CPU use between two samples, in percent of one core (0 when they are
+/// of different processes, e.g. across the fault run's restart).
 pub fn cpu_percent(a: &ProcSample, b: &ProcSample, ticks_per_sec: u64) -> f64 {
+    if a.pid != b.pid {
+        return 0.0;
+    }
     let secs = b.at.saturating_duration_since(a.at).as_secs_f64();
     if secs <= 0.0 || ticks_per_sec == 0 {
         return 0.0;

@@ -150,6 +150,7 @@ async fn measure(
     let client0 = procstat::sample(me);
     let server0 = sample_server(&server_pid).await;
     let mut last_line = (start, accepted0, client0, server0);
+    let mut server_base = server0;
     let mut next_line = start + args.report_every;
     let mut sockets_min = metrics.sockets();
     let spawned_cell = Arc::new(Mutex::new(spawned.take()));
@@ -209,6 +210,13 @@ async fn measure(
             let server = sample_server(&server_pid).await;
             let dt = now.duration_since(last_line.0).as_secs_f64().max(1e-9);
             let rate = (accepted - last_line.1) as f64 / dt;
+            // After the fault run's restart, CPU is measured from the new
+            // process's first sample.
+            if let (Some(base), Some(now_s)) = (&server_base, &server)
+                && base.pid != now_s.pid
+            {
+                server_base = server;
+            }
             line(
                 now.duration_since(start).as_secs_f64(),
                 &metrics,
@@ -289,7 +297,7 @@ async fn measure(
         disconnects: Metrics::get(&metrics.disconnects),
         reconnects: Metrics::get(&metrics.reconnects),
         samples_dropped: Metrics::get(&metrics.samples_dropped),
-        server: match (server0, server_end) {
+        server: match (server_base, server_end) {
             (Some(a), Some(b)) => Some(ProcFigures::between(&a, &b, ticks)),
             _ => None,
         },
