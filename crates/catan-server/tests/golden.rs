@@ -1,0 +1,322 @@
+//! Protocol golden tests: every example in docs/PROTOCOL.md is a file in
+//! tests/golden/, and each one deserializes into the protocol types and
+//! serializes back to exactly the same JSON.
+//!
+//! `UPDATE_GOLDEN=1 cargo test -p catan-server --test golden` regenerates the
+//! files from a real game and rewrites the examples in docs/PROTOCOL.md.
+
+use catan_core::playout::Playout;
+use catan_core::{BoardMode, Game, GameOptions, Phase, Seat, Viewer};
+use catan_server::lobby::info::LobbyInfo;
+use catan_server::protocol::{ClientMsg, SeatPresence, ServerMsg};
+use catan_server::token::Token;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+fn golden_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
+}
+
+fn protocol_md() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/PROTOCOL.md")
+}
+
+/// Object entries with `type` first (as on the wire), then by key.
+fn entries(m: &serde_json::Map<String, Value>) -> Vec<(&String, &Value)> {
+    let mut e: Vec<(&String, &Value)> = m.iter().collect();
+    e.sort_by_key(|(k, _)| (k.as_str() != "type", k.as_str()));
+    e
+}
+
+/// One-line JSON with `type` first.
+fn compact(v: &Value) -> String {
+    match v {
+        Value::Object(m) => {
+            let items: Vec<String> = entries(m)
+                .into_iter()
+                .map(|(k, x)| format!("{}:{}", Value::String(k.clone()), compact(x)))
+                .collect();
+            format!("{{{}}}", items.join(","))
+        }
+        Value::Array(a) => {
+            let items: Vec<String> = a.iter().map(compact).collect();
+            format!("[{}]", items.join(","))
+        }
+        _ => v.to_string(),
+    }
+}
+
+/// Pretty JSON that keeps short values on one line, for readable docs.
+fn doc_format(v: &Value, indent: usize) -> String {
+    let one_line = compact(v);
+    if indent + one_line.len() <= 96 {
+        return one_line;
+    }
+    let pad = " ".repeat(indent + 2);
+    let end = " ".repeat(indent);
+    match v {
+        Value::Object(m) => {
+            let items: Vec<String> = entries(m)
+                .into_iter()
+                .map(|(k, x)| {
+                    let key = Value::String(k.clone());
+                    format!("{pad}{key}: {}", doc_format(x, indent + 2))
+                })
+                .collect();
+            format!("{{\n{}\n{end}}}", items.join(",\n"))
+        }
+        Value::Array(a) => {
+            let items: Vec<String> = a
+                .iter()
+                .map(|x| format!("{pad}{}", doc_format(x, indent + 2)))
+                .collect();
+            format!("[\n{}\n{end}]", items.join(",\n"))
+        }
+        _ => one_line,
+    }
+}
+
+const LOBBY_ID: &str = "0b7d4c1e-8f3a-4d2b-9c5e-6a1f2e3d4c5b";
+
+/// Built from JSON so that fields added later with defaults keep this
+/// example valid.
+fn lobby_info(status: &str, version: u64) -> LobbyInfo {
+    serde_json::from_value(json!({
+        "id": LOBBY_ID,
+        "name": "Friday night",
+        "public": true,
+        "status": status,
+        "options": GameOptions { players: 3, board: BoardMode::Beginner, ..GameOptions::default() },
+        "turn_timer": { "enabled": true, "seconds": 90 },
+        "bot_delay_ms": 800,
+        "seats": [
+            { "seat": 0, "kind": "human", "name": "Ann", "bot": null, "connected": true },
+            { "seat": 1, "kind": "human", "name": "Bob", "bot": null, "connected": false },
+            { "seat": 2, "kind": "bot", "name": "Bot 3", "bot": "heuristic", "connected": true }
+        ],
+        "seats_taken": 3,
+        "spectators": 1,
+        "version": version
+    }))
+    .unwrap()
+}
+
+/// The examples, built from a real beginner-board game.
+fn examples() -> Vec<(&'static str, Value)> {
+    let opts = GameOptions {
+        players: 3,
+        board: BoardMode::Beginner,
+        ..GameOptions::default()
+    };
+    let (mut game, _) = Game::new(opts, 7).unwrap();
+    let opener = game.active;
+    let me = Viewer::Seat(opener);
+    let settle = game.legal_actions(opener)[10];
+    let events = game.apply(opener, settle).unwrap();
+    let update = ServerMsg::Update {
+        version: 1,
+        seat: Some(opener),
+        stand_in: false,
+        events: events.iter().map(|e| e.redacted_for(me, false)).collect(),
+        view: game.view(me),
+        legal: game.legal_actions(opener),
+    };
+    let snapshot = ServerMsg::Snapshot {
+        version: 1,
+        view: game.view(me),
+        legal: game.legal_actions(opener),
+    };
+    let road = game.legal_actions(opener)[0];
+    let mut finished = game.clone();
+    finished.options.vp_target = 3;
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    Playout::new().run(&mut finished, &mut rng, 500, |_, _, _, _| {});
+    assert_eq!(finished.phase, Phase::Finished);
+    let over: ServerMsg = serde_json::from_value(json!({
+        "type": "game_over",
+        "version": 61,
+        "winner": finished.winner,
+        "view": finished.view(Viewer::Omniscient),
+    }))
+    .unwrap();
+    let client = |m: ClientMsg| serde_json::to_value(m).unwrap();
+    let server = |m: ServerMsg| serde_json::to_value(m).unwrap();
+    vec![
+        (
+            "client_hello",
+            client(ClientMsg::Hello {
+                protocol: 1,
+                token: Some(Token::from_client("<seat token from join>")),
+            }),
+        ),
+        (
+            "client_action",
+            client(ClientMsg::Action {
+                id: "a17".into(),
+                version: 1,
+                seat: Some(opener),
+                action: road,
+            }),
+        ),
+        (
+            "client_chat",
+            client(ClientMsg::Chat {
+                id: "c3".into(),
+                text: "good luck!".into(),
+            }),
+        ),
+        (
+            "client_resync",
+            client(ClientMsg::Resync { id: "s1".into() }),
+        ),
+        (
+            "server_welcome",
+            server(ServerMsg::Welcome {
+                protocol: 1,
+                lobby_id: LOBBY_ID.parse().unwrap(),
+                you: me,
+            }),
+        ),
+        (
+            "server_lobby",
+            server(ServerMsg::Lobby {
+                lobby: lobby_info("playing", 1),
+            }),
+        ),
+        ("server_snapshot", server(snapshot)),
+        ("server_update", server(update)),
+        (
+            "server_accepted",
+            server(ServerMsg::Accepted {
+                id: "a17".into(),
+                version: 2,
+            }),
+        ),
+        (
+            "server_rejected",
+            server(ServerMsg::rejected(
+                Some("a18".into()),
+                "stale_version",
+                "the game is at version 3, not 2; apply the latest update and retry",
+            )),
+        ),
+        (
+            "server_chat",
+            server(ServerMsg::Chat {
+                seat: Seat(0),
+                name: "Ann".into(),
+                text: "good luck!".into(),
+            }),
+        ),
+        (
+            "server_presence",
+            server(ServerMsg::Presence {
+                seats: vec![
+                    SeatPresence {
+                        seat: Seat(0),
+                        connected: true,
+                    },
+                    SeatPresence {
+                        seat: Seat(1),
+                        connected: false,
+                    },
+                    SeatPresence {
+                        seat: Seat(2),
+                        connected: true,
+                    },
+                ],
+                spectators: 1,
+            }),
+        ),
+        ("server_game_over", server(over)),
+    ]
+}
+
+fn marker(name: &str) -> String {
+    format!("<!-- golden: {name}.json -->\n```json\n")
+}
+
+/// Replaces the example after each marker in the protocol document.
+fn rewrite_doc(doc: &str, files: &[(String, String)]) -> String {
+    let mut out = doc.to_string();
+    for (name, text) in files {
+        let m = marker(name);
+        let Some(start) = out.find(&m) else {
+            panic!("docs/PROTOCOL.md lacks a marker for {name}");
+        };
+        let body = start + m.len();
+        let end = body + out[body..].find("\n```").unwrap();
+        out.replace_range(body..end, text.trim_end());
+    }
+    out
+}
+
+#[test]
+fn golden_examples_round_trip_and_match_the_docs() {
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        let mut files = Vec::new();
+        for (name, v) in examples() {
+            let text = doc_format(&v, 0) + "\n";
+            std::fs::write(golden_dir().join(format!("{name}.json")), &text).unwrap();
+            files.push((name.to_string(), text));
+        }
+        let doc = std::fs::read_to_string(protocol_md()).unwrap();
+        std::fs::write(protocol_md(), rewrite_doc(&doc, &files)).unwrap();
+    }
+    let doc = std::fs::read_to_string(protocol_md()).unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(golden_dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    // One example of every message type, client and server.
+    let expected: Vec<String> = examples()
+        .into_iter()
+        .map(|(n, _)| format!("{n}.json"))
+        .collect();
+    let mut expected_sorted = expected.clone();
+    expected_sorted.sort();
+    assert_eq!(names, expected_sorted);
+    for name in names {
+        let text = std::fs::read_to_string(golden_dir().join(&name)).unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let back = if name.starts_with("client_") {
+            let m: ClientMsg = serde_json::from_value(v.clone()).unwrap();
+            serde_json::to_value(m).unwrap()
+        } else {
+            let m: ServerMsg = serde_json::from_value(v.clone()).unwrap();
+            serde_json::to_value(m).unwrap()
+        };
+        assert_eq!(back, v, "{name} does not round-trip");
+        let stem = name.trim_end_matches(".json");
+        let shown = format!("{}{}\n```", marker(stem), text.trim_end());
+        assert!(
+            doc.contains(&shown),
+            "docs/PROTOCOL.md does not show {name} as in the file"
+        );
+    }
+}
+
+#[test]
+fn every_message_type_has_an_example() {
+    let names: Vec<&str> = examples().iter().map(|(n, _)| *n).collect();
+    for t in catan_server::protocol::CLIENT_TYPES {
+        assert!(names.contains(&format!("client_{t}").as_str()), "{t}");
+    }
+    for t in [
+        "welcome",
+        "lobby",
+        "snapshot",
+        "update",
+        "accepted",
+        "rejected",
+        "chat",
+        "presence",
+        "game_over",
+    ] {
+        assert!(names.contains(&format!("server_{t}").as_str()), "{t}");
+    }
+}
