@@ -17,9 +17,13 @@ pub struct Config {
     /// Address to listen on.
     #[arg(long, env = "CATAN_BIND", default_value = DEFAULT_BIND)]
     pub bind: SocketAddr,
-    /// Database URL (PostgreSQL or SQLite); stored for the persistence layer.
+    /// Database URL: `postgres://...`, `sqlite://...` or a file path. When
+    /// unset, the game log is the SQLite file `catan.db` in the data directory.
     #[arg(long, env = "DATABASE_URL")]
     pub database_url: Option<String>,
+    /// Directory for the embedded database (created if missing).
+    #[arg(long, env = "CATAN_DATA_DIR", default_value = "data")]
+    pub data_dir: PathBuf,
     /// Directory of the static web front end.
     #[arg(long, env = "CATAN_STATIC_DIR", default_value = "web")]
     pub static_dir: PathBuf,
@@ -78,6 +82,7 @@ impl Default for Config {
                 .parse()
                 .unwrap_or_else(|_| SocketAddr::from(([127, 0, 0, 1], 8080))),
             database_url: None,
+            data_dir: PathBuf::from("data"),
             static_dir: PathBuf::from("web"),
             log: "info".into(),
             allowed_origins: Vec::new(),

@@ -10,6 +10,7 @@
 
 use crate::lobby::info::LobbySettings;
 use catan_bots::BotKind;
+use catan_core::record::Outcome;
 use catan_core::{Action, Seat};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -65,6 +66,9 @@ pub struct GameStart {
     pub settings: LobbySettings,
     /// The game seed (secret while the game runs).
     pub seed: u64,
+    /// The salt of the seed commitment published at the start (secret too).
+    #[serde(default)]
+    pub salt: String,
     /// Every seat.
     pub seats: Vec<SeatRecord>,
 }
@@ -80,6 +84,10 @@ pub struct JournalEntry {
     pub seat: Seat,
     /// What they did.
     pub action: Action,
+    /// What the action's random steps produced (dice, card drawn, resource
+    /// stolen), so that the record can be verified against the seed.
+    #[serde(default)]
+    pub outcome: Outcome,
     /// Whether a stand-in acted for an absent or slow player.
     pub stand_in: bool,
     /// Whether a bot seat acted.

@@ -10,6 +10,7 @@ pub mod config;
 pub mod error;
 pub mod journal;
 pub mod lobby;
+pub mod persist;
 pub mod protocol;
 pub mod ratelimit;
 pub mod registry;
@@ -50,7 +51,8 @@ pub fn app(state: AppState) -> Router {
         .route("/lobbies/{id}/bots", post(api::add_bot))
         .route("/lobbies/{id}/bots/{seat}", delete(api::remove_bot))
         .route("/lobbies/{id}/start", post(api::start))
-        .route("/lobbies/{id}/ws", get(ws::upgrade));
+        .route("/lobbies/{id}/ws", get(ws::upgrade))
+        .merge(persist::saved::routes());
     let static_files = ServeDir::new(&state.config.static_dir);
     Router::new()
         .route("/healthz", get(api::healthz))

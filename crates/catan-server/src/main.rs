@@ -2,10 +2,9 @@
 //! until SIGTERM or ctrl-c, then closes sockets and stops gracefully.
 
 use anyhow::Context;
-use catan_server::{AppState, Config, MemoryJournal, app};
+use catan_server::persist::persistent_state;
+use catan_server::{Config, serve};
 use clap::Parser;
-use std::net::SocketAddr;
-use std::sync::Arc;
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
@@ -14,29 +13,22 @@ async fn main() -> anyhow::Result<()> {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&config.log));
     tracing_subscriber::fmt().with_env_filter(filter).init();
 
-    if config.database_url.is_some() {
-        // The persistent store is wired in by the persistence work; until then
-        // games live in memory.
-        tracing::warn!("DATABASE_URL is set but this build keeps games in memory");
-    }
-    let journal = Arc::new(MemoryJournal::new());
-    let state = AppState::new(config.clone(), journal);
+    // The game log: DATABASE_URL, or catan.db in the data directory.
+    // Unfinished games are resumed before the first request is served.
+    let (state, _recovered) = persistent_state(config.clone())
+        .await
+        .context("cannot start on the game store")?;
+    let store = state.store.clone();
     let listener = tokio::net::TcpListener::bind(config.bind)
         .await
         .with_context(|| format!("cannot listen on {}", config.bind))?;
     tracing::info!(addr = %config.bind, static_dir = %config.static_dir.display(), "catan-server listening");
-    let stopping = state.clone();
-    axum::serve(
-        listener,
-        app(state).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(async move {
-        shutdown_signal().await;
-        tracing::info!("shutting down: closing sockets");
-        stopping.begin_shutdown();
-    })
-    .await
-    .context("server failed")?;
+    serve(listener, state, shutdown_signal())
+        .await
+        .context("server failed")?;
+    if let Some(store) = store {
+        store.close().await;
+    }
     tracing::info!("stopped");
     Ok(())
 }

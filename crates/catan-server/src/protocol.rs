@@ -8,6 +8,7 @@
 use crate::config::MAX_REQUEST_ID_CHARS;
 use crate::lobby::info::LobbyInfo;
 use crate::token::Token;
+use catan_core::record::SeedReveal;
 use catan_core::{Action, Event, Seat, View, Viewer};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -221,6 +222,10 @@ pub enum ServerMsg {
         winner: Option<Seat>,
         /// Everything, every hand included (R48: a finished game may be shown in full).
         view: View,
+        /// The revealed seed and salt: they hash to the lobby's
+        /// `seed_commitment` (docs/GAME_RECORD.md).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seed: Option<SeedReveal>,
     },
 }
 

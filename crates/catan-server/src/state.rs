@@ -14,6 +14,9 @@ pub struct AppState {
     pub registry: Registry,
     /// Server configuration.
     pub config: Arc<Config>,
+    /// The game store behind the saved-games endpoints (`None`: games live
+    /// in memory only).
+    pub store: Option<catan_store::Store>,
     shutdown: Arc<watch::Sender<bool>>,
     next_conn: Arc<AtomicU64>,
 }
@@ -26,9 +29,16 @@ impl AppState {
         AppState {
             registry: Registry::new(config.clone(), journal),
             config,
+            store: None,
             shutdown: Arc::new(tx),
             next_conn: Arc::new(AtomicU64::new(1)),
         }
+    }
+
+    /// The same state serving saved games from `store`.
+    pub fn with_store(mut self, store: catan_store::Store) -> AppState {
+        self.store = Some(store);
+        self
     }
 
     /// Tells every WebSocket to close because the server is stopping.

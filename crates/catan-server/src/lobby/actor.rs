@@ -13,6 +13,7 @@ use crate::protocol::{PROTOCOL_VERSION, SeatPresence, ServerMsg};
 use crate::registry::Registry;
 use crate::token::TokenHash;
 use catan_bots::{Bot, BotKind};
+use catan_core::record::{SeedReveal, commitment};
 use catan_core::{Game, Phase, Seat, Viewer};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -50,6 +51,8 @@ pub(super) struct Running {
     pub version: u64,
     /// When the game started waiting for its current step.
     pub step_started: Instant,
+    /// The seed and salt: committed to at the start, revealed at the end.
+    pub fairness: SeedReveal,
 }
 
 /// The task that owns one lobby.
@@ -246,6 +249,10 @@ impl LobbyActor {
             seats,
             spectators: self.conns.spectators(),
             version: self.run.as_ref().map_or(0, |r| r.version),
+            seed_commitment: self
+                .run
+                .as_ref()
+                .map(|r| commitment(r.fairness.seed, &r.fairness.salt)),
         }
     }
 
@@ -398,6 +405,7 @@ fn placeholder_info(id: Uuid) -> LobbyInfo {
         seats_taken: 0,
         spectators: 0,
         version: 0,
+        seed_commitment: None,
     }
 }
 

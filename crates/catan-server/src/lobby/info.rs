@@ -110,6 +110,10 @@ pub struct LobbyInfo {
     pub spectators: usize,
     /// Number of actions applied so far (0 before the start).
     pub version: u64,
+    /// Once the game has started: the SHA-256 commitment to its seed and
+    /// salt (docs/GAME_RECORD.md), revealed in `game_over`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed_commitment: Option<String>,
 }
 
 /// Checks and tidies a lobby or display name.

@@ -7,6 +7,7 @@ use crate::error::Refusal;
 use crate::journal::{GameStart, SeatOccupant, SeatRecord};
 use crate::token::TokenHash;
 use catan_bots::{BotKind, make_bot};
+use catan_core::record::{SeedReveal, random_salt};
 use catan_core::{Game, Seat};
 use rand::Rng;
 use tokio::time::Instant;
@@ -196,14 +197,17 @@ impl LobbyActor {
                 "every seat needs a player or a bot before the start",
             ));
         }
-        // The seed comes from the OS-seeded generator and is never sent.
+        // Seed and salt come from the OS-seeded generator; only their
+        // commitment is published until the game is over.
         let seed: u64 = rand::rng().random();
+        let salt = random_salt(&mut rand::rng());
         let (game, opener) = Game::new(self.settings.options, seed)
             .map_err(|e| Refusal::new("invalid_options", e.to_string()))?;
         let start = GameStart {
             lobby_id: self.id,
             settings: self.settings.clone(),
             seed,
+            salt: salt.clone(),
             seats: self.seat_records(),
         };
         let journal = self.registry.journal();
@@ -215,6 +219,7 @@ impl LobbyActor {
             game,
             version: 0,
             step_started: Instant::now(),
+            fairness: SeedReveal { seed, salt },
         });
         tracing::info!("game started");
         self.lobby_changed();

@@ -8,6 +8,7 @@ use crate::config::MAX_CHAT_CHARS;
 use crate::error::Refusal;
 use crate::journal::{GameResult, JournalEntry};
 use crate::protocol::{ClientMsg, ServerMsg};
+use catan_core::record::Outcome;
 use catan_core::{Action, Event, Phase, Seat, Viewer};
 use tokio::time::Instant;
 
@@ -183,6 +184,7 @@ impl LobbyActor {
             seq: run.version + 1,
             seat,
             action,
+            outcome: Outcome::from_events(&events),
             stand_in: by == Actor::StandIn,
             bot: by == Actor::Bot,
         };
@@ -233,6 +235,7 @@ impl LobbyActor {
             version: result.version,
             winner: result.winner,
             view: run.game.view(Viewer::Omniscient),
+            seed: Some(run.fairness.clone()),
         };
         self.conns.broadcast(&msg);
         self.lobby_changed();
@@ -284,6 +287,7 @@ impl LobbyActor {
             version: run.version,
             winner: run.game.winner,
             view: run.game.view(Viewer::Omniscient),
+            seed: Some(run.fairness.clone()),
         });
         self.conns.send(conn, &snapshot);
         if let Some(over) = over {

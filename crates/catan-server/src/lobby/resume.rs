@@ -8,6 +8,7 @@ use crate::registry::Registry;
 use crate::token::{Token, TokenHash};
 use catan_bots::make_bot;
 use catan_core::Game;
+use catan_core::record::SeedReveal;
 use rand::Rng;
 use tokio::time::Instant;
 
@@ -66,6 +67,10 @@ impl LobbyActor {
             game,
             version: record.entries.len() as u64,
             step_started: Instant::now(),
+            fairness: SeedReveal {
+                seed: start.seed,
+                salt: start.salt.clone(),
+            },
         });
         actor.update_idle();
         actor.publish();

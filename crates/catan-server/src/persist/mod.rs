@@ -1,0 +1,168 @@
+//! Persistence: the game log in a [`catan_store::Store`] (PostgreSQL or an
+//! embedded SQLite file) behind the lobby actor's write-ahead
+//! [`crate::journal::Journal`], recovery of unfinished games at start-up, and
+//! the saved-games HTTP endpoints.
+//!
+//! The store is chosen by [`open_store`]: `DATABASE_URL` when set, otherwise
+//! `catan.db` in the data directory, so a bare `cargo run -p catan-server`
+//! needs nothing installed.
+
+mod convert;
+pub mod recovery;
+pub mod saved;
+pub mod store_journal;
+
+pub use recovery::{RecoveryReport, recover};
+pub use store_journal::StoreJournal;
+
+use crate::config::Config;
+use crate::state::AppState;
+use catan_store::Store;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// File name of the embedded database inside the data directory.
+pub const SQLITE_FILE: &str = "catan.db";
+
+/// Where the game log lives, as [`open_store`] would choose it: the
+/// configured URL, or the SQLite file in the data directory.
+pub fn database_location(config: &Config) -> DatabaseLocation {
+    match config.database_url.as_deref().map(str::trim) {
+        Some(url) if !url.is_empty() => DatabaseLocation::Url(url.to_string()),
+        _ => DatabaseLocation::SqliteFile(config.data_dir.join(SQLITE_FILE)),
+    }
+}
+
+/// The database a server will use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DatabaseLocation {
+    /// An explicit `DATABASE_URL` (`postgres://...`, `sqlite:...` or a path).
+    Url(String),
+    /// The default: an SQLite file in the data directory.
+    SqliteFile(PathBuf),
+}
+
+impl DatabaseLocation {
+    /// A description for logs that never shows a password.
+    pub fn describe(&self) -> String {
+        match self {
+            DatabaseLocation::Url(u) => redact_url(u),
+            DatabaseLocation::SqliteFile(p) => format!("sqlite file {}", p.display()),
+        }
+    }
+}
+
+/// `scheme://user:secret@host/db` becomes `scheme://user:***@host/db`.
+fn redact_url(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let Some((auth, host)) = rest.split_once('@') else {
+        return url.to_string();
+    };
+    match auth.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:***@{host}"),
+        None => url.to_string(),
+    }
+}
+
+/// Why the store could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The data directory could not be created.
+    #[error("cannot create the data directory {path}: {source}")]
+    DataDir {
+        /// The directory.
+        path: PathBuf,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// Connecting or migrating failed.
+    #[error("cannot open the database ({location}): {source}")]
+    Store {
+        /// Where (password redacted).
+        location: String,
+        /// What went wrong.
+        source: catan_store::StoreError,
+    },
+}
+
+/// Opens the configured store (creating the data directory and the SQLite
+/// file if needed) and applies the migrations.
+pub async fn open_store(config: &Config) -> Result<Store, OpenError> {
+    let location = database_location(config);
+    let target = match &location {
+        DatabaseLocation::Url(u) => u.clone(),
+        DatabaseLocation::SqliteFile(path) => {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).map_err(|source| OpenError::DataDir {
+                    path: dir.to_path_buf(),
+                    source,
+                })?;
+            }
+            path.to_string_lossy().into_owned()
+        }
+    };
+    Store::connect(&target)
+        .await
+        .map_err(|source| OpenError::Store {
+            location: location.describe(),
+            source,
+        })
+}
+
+/// Why the server could not start on its store.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The store could not be opened.
+    #[error(transparent)]
+    Open(#[from] OpenError),
+    /// Listing the unfinished games failed.
+    #[error("cannot load unfinished games: {0}")]
+    Recover(#[from] catan_store::StoreError),
+}
+
+/// Opens the configured store, builds the application state journaling to
+/// it, and resumes every unfinished game. Call it on the Tokio runtime that
+/// will serve the app (it spawns the lobby actors and the commit writer).
+pub async fn persistent_state(config: Config) -> Result<(AppState, RecoveryReport), StartError> {
+    let location = database_location(&config);
+    let store = open_store(&config).await?;
+    tracing::info!(database = %location.describe(), backend = ?store.backend(), "game store open");
+    let journal = Arc::new(StoreJournal::new(store.clone()));
+    let state = AppState::new(config, journal).with_store(store.clone());
+    let report = recover(&state.registry, &store).await?;
+    tracing::info!(
+        resumed = report.resumed.len(),
+        finished = report.finished.len(),
+        failed = report.failed.len(),
+        "unfinished games recovered"
+    );
+    Ok((state, report))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn database_url_wins_over_the_data_dir() {
+        let mut c = Config {
+            data_dir: PathBuf::from("somewhere"),
+            ..Config::default()
+        };
+        assert_eq!(
+            database_location(&c),
+            DatabaseLocation::SqliteFile(PathBuf::from("somewhere").join(SQLITE_FILE))
+        );
+        c.database_url = Some("  ".into());
+        assert!(matches!(
+            database_location(&c),
+            DatabaseLocation::SqliteFile(_)
+        ));
+        c.database_url = Some("postgres://u:pw@h/db".into());
+        let loc = database_location(&c);
+        assert_eq!(loc, DatabaseLocation::Url("postgres://u:pw@h/db".into()));
+        assert_eq!(loc.describe(), "postgres://u:***@h/db");
+    }
+}

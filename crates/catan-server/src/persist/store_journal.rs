@@ -1,0 +1,136 @@
+//! [`StoreJournal`]: the lobby actor's write-ahead journal over a
+//! [`Store`]. Every accepted action goes through a [`GroupCommit`] writer,
+//! so `append` resolves only once the transaction holding it has committed;
+//! many lobbies' actions share one commit when they arrive together.
+
+use super::convert::{new_game, stored_seat};
+use crate::journal::SeatRecord;
+use crate::journal::{GameResult, GameStart, Journal, JournalEntry, JournalError, JournalFuture};
+use catan_core::record::{self, GameStatus, RecordedAction};
+use catan_store::{GroupCommit, Store, StoreError, format_time};
+use chrono::Utc;
+use uuid::Uuid;
+
+/// Actions one group commit may hold.
+const MAX_BATCH: usize = 256;
+/// Appends waiting for the writer before callers wait for room.
+const QUEUE: usize = 4096;
+
+/// The journal that writes to the database.
+#[derive(Clone, Debug)]
+pub struct StoreJournal {
+    store: Store,
+    writer: GroupCommit,
+}
+
+fn failed(what: &str, e: impl std::fmt::Display) -> JournalError {
+    JournalError(format!("{what}: {e}"))
+}
+
+impl StoreJournal {
+    /// A journal over `store`; spawns the group-commit writer on the current
+    /// Tokio runtime.
+    pub fn new(store: Store) -> StoreJournal {
+        let writer = GroupCommit::spawn(store.clone(), MAX_BATCH, QUEUE);
+        StoreJournal { store, writer }
+    }
+
+    /// The store behind this journal.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    async fn start(&self, start: &GameStart) -> Result<(), JournalError> {
+        let game = new_game(start, Utc::now()).map_err(|e| failed("bad game start", e))?;
+        self.store
+            .create_game(&game)
+            .await
+            .map_err(|e| failed("cannot record the game start", e))
+    }
+
+    async fn write(&self, entry: &JournalEntry) -> Result<(), JournalError> {
+        let action = RecordedAction {
+            seq: entry.seq,
+            seat: entry.seat,
+            action: entry.action,
+            outcome: entry.outcome,
+            time: format_time(Utc::now()),
+            stand_in: entry.stand_in,
+        };
+        self.writer
+            .append(entry.lobby_id, action)
+            .await
+            .map_err(|e| failed("cannot record the action", e))
+    }
+
+    async fn change_seat(&self, lobby_id: Uuid, seat: &SeatRecord) -> Result<(), JournalError> {
+        let game = self
+            .store
+            .load_game(lobby_id)
+            .await
+            .map_err(|e| failed("cannot load the game", e))?
+            .ok_or_else(|| JournalError(format!("no game {lobby_id} is stored")))?;
+        let mut seats = game.seats;
+        let slot = seats
+            .get_mut(seat.seat.index())
+            .ok_or_else(|| JournalError(format!("{} is not in game {lobby_id}", seat.seat)))?;
+        *slot = stored_seat(&seat.occupant);
+        self.store
+            .update_seats(lobby_id, &seats)
+            .await
+            .map_err(|e| failed("cannot record the seat change", e))
+    }
+
+    async fn finish(&self, result: &GameResult) -> Result<(), JournalError> {
+        // The end is derived from the log, not trusted from the caller: the
+        // stored actions must replay to a finished game.
+        let stored = self
+            .store
+            .load_game(result.lobby_id)
+            .await
+            .map_err(|e| failed("cannot load the game", e))?
+            .ok_or_else(|| JournalError(format!("no game {} is stored", result.lobby_id)))?;
+        finish_stored(&self.store, &stored.record).await
+    }
+}
+
+/// Marks a stored game over with the result its log replays to. Refuses a
+/// log that does not end the game.
+pub(crate) async fn finish_stored(
+    store: &Store,
+    record: &record::GameRecord,
+) -> Result<(), JournalError> {
+    let game = record::replay(record).map_err(|e| failed("the stored log does not replay", e))?;
+    let status = record::GameRecord::status_of(&game);
+    if status != GameStatus::Finished {
+        return Err(JournalError(format!(
+            "game {} is not over after its {} stored actions",
+            record.game_id,
+            record.actions.len()
+        )));
+    }
+    let id = Uuid::parse_str(&record.game_id).map_err(|e| failed("bad game id", e))?;
+    let result = record::GameResult::from_game(&game);
+    store
+        .finish_game(id, status, Some(&result), Utc::now())
+        .await
+        .map_err(|e: StoreError| failed("cannot record the end of the game", e))
+}
+
+impl Journal for StoreJournal {
+    fn game_started<'a>(&'a self, start: &'a GameStart) -> JournalFuture<'a> {
+        Box::pin(self.start(start))
+    }
+
+    fn append<'a>(&'a self, entry: &'a JournalEntry) -> JournalFuture<'a> {
+        Box::pin(self.write(entry))
+    }
+
+    fn seat_changed<'a>(&'a self, lobby_id: Uuid, seat: &'a SeatRecord) -> JournalFuture<'a> {
+        Box::pin(self.change_seat(lobby_id, seat))
+    }
+
+    fn game_finished<'a>(&'a self, result: &'a GameResult) -> JournalFuture<'a> {
+        Box::pin(self.finish(result))
+    }
+}
