@@ -82,16 +82,45 @@ impl StoreJournal {
     }
 
     async fn finish(&self, result: &GameResult) -> Result<(), JournalError> {
-        // The end is derived from the log, not trusted from the caller: the
-        // stored actions must replay to a finished game.
-        let stored = self
-            .store
-            .load_game(result.lobby_id)
-            .await
-            .map_err(|e| failed("cannot load the game", e))?
-            .ok_or_else(|| JournalError(format!("no game {} is stored", result.lobby_id)))?;
-        finish_stored(&self.store, &stored.record).await
+        let outcome = finish_game(&self.store, result.lobby_id).await;
+        if outcome.is_err() {
+            // Every action is stored, so the end can be recorded later; until
+            // it is, the game would only be finished by the next start-up's
+            // recovery. Keep trying in the background for a while.
+            let store = self.store.clone();
+            let id = result.lobby_id;
+            tokio::spawn(async move {
+                for _ in 0..FINISH_RETRIES {
+                    tokio::time::sleep(FINISH_RETRY_EVERY).await;
+                    match finish_game(&store, id).await {
+                        Ok(()) => {
+                            tracing::info!(game_id = %id, "end of game recorded on retry");
+                            return;
+                        }
+                        Err(e) => tracing::debug!(game_id = %id, error = %e, "retrying the end"),
+                    }
+                }
+                tracing::warn!(game_id = %id, "gave up recording the end; recovery will");
+            });
+        }
+        outcome
     }
+}
+
+/// How often and how long a failed end of game is retried.
+const FINISH_RETRY_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+const FINISH_RETRIES: u32 = 120;
+
+/// Records the end of a stored game from its log.
+async fn finish_game(store: &Store, id: Uuid) -> Result<(), JournalError> {
+    // The end is derived from the log, not trusted from the caller: the
+    // stored actions must replay to a finished game.
+    let stored = store
+        .load_game(id)
+        .await
+        .map_err(|e| failed("cannot load the game", e))?
+        .ok_or_else(|| JournalError(format!("no game {id} is stored")))?;
+    finish_stored(store, &stored.record).await
 }
 
 /// Marks a stored game over with the result its log replays to. Refuses a
