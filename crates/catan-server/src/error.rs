@@ -38,7 +38,7 @@ impl Refusal {
                 StatusCode::SERVICE_UNAVAILABLE
             }
             "lobby_full" | "seat_taken" | "already_started" | "not_ready" | "game_not_started"
-            | "not_a_bot" | "spectators_full" => StatusCode::CONFLICT,
+            | "not_a_bot" | "spectators_full" | "game_not_finished" => StatusCode::CONFLICT,
             "internal" => StatusCode::INTERNAL_SERVER_ERROR,
             _ => StatusCode::BAD_REQUEST,
         }

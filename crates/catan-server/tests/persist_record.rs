@@ -76,6 +76,50 @@ async fn finished_record_replays_and_verifies(backend: Backend) {
     );
     verify(&record).unwrap();
 
+    // R48: the finished game can be reviewed step by step, all hands shown.
+    let total = record.actions.len() as u64;
+    let (st, first) = http(
+        srv.addr,
+        "GET",
+        &format!("/api/games/{lobby}/steps?from=0&to=3"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(st, 200, "{first}");
+    assert_eq!(first["total"].as_u64(), Some(total));
+    let steps = first["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 4);
+    assert!(steps[0]["action"].is_null());
+    assert_eq!(steps[0]["events"][0]["type"], "opener_rolled");
+    assert_eq!(steps[3]["action"]["seq"].as_u64(), Some(3));
+    let from = total.saturating_sub(2);
+    let (st, last) = http(
+        srv.addr,
+        "GET",
+        &format!("/api/games/{lobby}/steps?from={from}&to={total}"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(st, 200, "{last}");
+    let last_steps = last["steps"].as_array().unwrap();
+    assert_eq!(
+        last_steps.last().unwrap()["view"],
+        over["view"],
+        "the last step is the final state"
+    );
+    assert!(last_steps.last().unwrap()["view"]["players"][1]["resources"].is_object());
+    let (st, _) = http(
+        srv.addr,
+        "GET",
+        &format!("/api/games/{lobby}/steps?from=5&to=2"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(st, 400, "an empty range is refused");
+
     // One altered dice roll is caught.
     let mut forged = record.clone();
     let roll = forged

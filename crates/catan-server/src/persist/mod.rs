@@ -10,6 +10,7 @@
 mod convert;
 pub mod recovery;
 pub mod saved;
+pub mod steps;
 pub mod store_journal;
 
 pub use recovery::{RecoveryReport, recover};

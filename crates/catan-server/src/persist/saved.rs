@@ -2,7 +2,8 @@
 //!
 //! - `GET /api/games?page=&per_page=&player=`: finished games, newest first,
 //!   paged, optionally only those with a seat whose name contains `player`;
-//! - `GET /api/games/{id}`: one game's record (docs/GAME_RECORD.md).
+//! - `GET /api/games/{id}`: one game's record (docs/GAME_RECORD.md);
+//! - `GET /api/games/{id}/steps?from=&to=`: a finished game replayed (see `steps`).
 //!
 //! A finished game's record reveals its seed and salt. A game still being
 //! played is served without them and without the outcomes of random steps
@@ -27,6 +28,7 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/games", get(list))
         .route("/games/{id}", get(record))
+        .route("/games/{id}/steps", get(super::steps::steps))
 }
 
 /// Query of `GET /api/games`.
@@ -91,6 +93,11 @@ pub async fn list(
     Ok(Json(found))
 }
 
+/// One game's public record from the store, if it exists.
+pub async fn store_for(st: &AppState, id: Uuid) -> Result<Option<GameRecord>, Refusal> {
+    store(st)?.get_record(id).await.map_err(store_refusal)
+}
+
 /// One game's record.
 pub async fn record(
     State(st): State<AppState>,
@@ -98,11 +105,7 @@ pub async fn record(
 ) -> Result<Json<GameRecord>, Refusal> {
     let not_found = || Refusal::new("not_found", "there is no saved game with that id");
     let id = Uuid::parse_str(&id).map_err(|_| not_found())?;
-    let record = store(&st)?
-        .get_record(id)
-        .await
-        .map_err(store_refusal)?
-        .ok_or_else(not_found)?;
+    let record = store_for(&st, id).await?.ok_or_else(not_found)?;
     Ok(Json(redact_live(record)))
 }
 
