@@ -77,6 +77,8 @@ pub struct Outcome {
 /// An action on its way.
 struct Pending {
     id: String,
+    /// The client that sent it.
+    client: usize,
     sent: Instant,
     /// Clients (bit per client) connected when it was sent.
     expect: u64,
@@ -309,6 +311,7 @@ impl Driver {
         );
         self.pending = Some(Pending {
             id,
+            client: who,
             sent,
             expect,
             got: 0,
@@ -488,6 +491,19 @@ impl Driver {
         c.welcomed = false;
         c.version = None;
         c.legal.clear();
+        // The answer to an action can only come on the socket that sent it:
+        // once that socket is gone, stop waiting (the check finds the action
+        // in the log or not) instead of stalling the game until the timeout.
+        if self
+            .pending
+            .as_ref()
+            .is_some_and(|p| p.client == client && !p.answered)
+        {
+            self.pending = None;
+            if self.phase != Phase::Stop {
+                self.shared.metrics.error("unanswered_on_disconnect");
+            }
+        }
         if let Some(p) = self.pending.as_mut()
             && p.expect & (1 << client) != 0
             && p.got & (1 << client) == 0

@@ -16,7 +16,11 @@ use tokio::sync::mpsc::UnboundedSender;
 use tokio::time::Instant;
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use uuid::Uuid;
+
+/// Initial read buffer per socket (it grows for larger messages).
+const READ_BUFFER: usize = 8 * 1024;
 
 /// The writing half of a client socket.
 pub type Sink = SplitSink<WebSocketStream<TcpStream>, Message>;
@@ -85,7 +89,12 @@ pub async fn open(
         .await
         .map_err(|e| format!("connect: {e}"))?;
     let url = format!("ws://{}/api/lobbies/{}/ws", target.server, target.lobby);
-    let (ws, _) = tokio_tungstenite::client_async(url, stream)
+    // tungstenite's default 128 KiB read buffer per socket would make tens
+    // of thousands of clients cost gigabytes; server messages are a few KiB.
+    let config = WebSocketConfig::default()
+        .read_buffer_size(READ_BUFFER)
+        .write_buffer_size(0);
+    let (ws, _) = tokio_tungstenite::client_async_with_config(url, stream, Some(config))
         .await
         .map_err(|e| format!("WebSocket handshake: {e}"))?;
     let (mut sink, stream) = ws.split();
