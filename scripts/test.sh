@@ -19,6 +19,9 @@ cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets -- -D warnings
 
+echo "== cargo build (binaries used by the tests below and by some tests)"
+cargo build --workspace --bins
+
 echo "== cargo test"
 cargo test --workspace
 
