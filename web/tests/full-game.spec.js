@@ -41,7 +41,7 @@ async function stubMissing(context, id, page, { record: needRecord }) {
 
 test('a full game against bots plays to the end, then replays step by step', async ({ browser }, testInfo) => {
   // Bots act at once, but a long game on a busy 2-core machine can take a few minutes.
-  test.setTimeout(360_000);
+  test.setTimeout(600_000);
   const context = await browser.newContext();
   const page = await context.newPage();
   watchErrors(page, 'player');
