@@ -55,7 +55,7 @@ test('a full game against bots plays to the end, then replays step by step', asy
   await expect(page.locator('#board .hex')).toHaveCount(19);
 
   // The game runs to its end by itself; the summary appears with its charts.
-  await expect(page.locator('#summary')).toBeVisible({ timeout: 300_000 });
+  await expect(page.locator('#summary')).toBeVisible({ timeout: 540_000 });
   await expect(page.locator('#summary h2')).toContainText('wins');
   await expect(page.locator('#summary figure')).toHaveCount(5);
   const end = await state(page);
