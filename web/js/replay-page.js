@@ -62,6 +62,10 @@ async function show(n) {
     }
     $('status-line').textContent = '';
     if (R.step !== step) return;
+    if (!R.steps[step]) {
+      showError(`The server did not send step ${step}.`);
+      return;
+    }
   }
   draw();
 }
@@ -103,18 +107,24 @@ function draw() {
 }
 
 /** At the last step, with every step loaded: the end-of-game summary. */
-function drawSummary() {
+function drawSummary(loaded = false) {
   const box = $('summary');
   const atEnd = R.step === R.total;
   box.hidden = !atEnd;
   if (!atEnd || box.dataset.done) return;
   // Not `every`: it skips the holes of steps not loaded yet.
-  let all = true;
-  for (let i = 0; i <= R.total; i++) all = all && !!R.steps[i];
-  if (!all) {
+  let missing = -1;
+  for (let i = R.total; i >= 0; i--) if (!R.steps[i]) missing = i;
+  if (missing >= 0) {
+    // Every chunk was asked for once already and a step is still missing:
+    // say so instead of asking again forever.
+    if (loaded) {
+      showError(`The server did not send step ${missing}; the summary cannot be drawn.`);
+      return;
+    }
     fill(box, el('p', { class: 'hint' }, 'Loading the whole game for the summary…'));
     Promise.all(Array.from({ length: Math.ceil((R.total + 1) / CHUNK) }, (_, i) => loadChunk(i * CHUNK)))
-      .then(drawSummary, (e) => showError(`Cannot load the game: ${e.message}`));
+      .then(() => drawSummary(true), (e) => showError(`Cannot load the game: ${e.message}`));
     return;
   }
   const final = R.steps[R.total].view;

@@ -93,6 +93,34 @@ async fn finished_record_replays_and_verifies(backend: Backend) {
     assert!(steps[0]["action"].is_null());
     assert_eq!(steps[0]["events"][0]["type"], "opener_rolled");
     assert_eq!(steps[3]["action"]["seq"].as_u64(), Some(3));
+    // A range that does not start at 0 holds exactly the asked positions,
+    // each with the action that led to it.
+    let (st, middle) = http(
+        srv.addr,
+        "GET",
+        &format!("/api/games/{lobby}/steps?from=2&to=4"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(st, 200, "{middle}");
+    let numbers: Vec<u64> = middle["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["step"].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers, vec![2, 3, 4], "steps 2..=4, none skipped");
+    for s in middle["steps"].as_array().unwrap() {
+        assert_eq!(
+            s["action"]["seq"], s["step"],
+            "step n is reached by action n"
+        );
+    }
+    assert_eq!(
+        middle["steps"][0], steps[2],
+        "step 2 is the same from any start"
+    );
     let from = total.saturating_sub(2);
     let (st, last) = http(
         srv.addr,
@@ -104,6 +132,8 @@ async fn finished_record_replays_and_verifies(backend: Backend) {
     .await;
     assert_eq!(st, 200, "{last}");
     let last_steps = last["steps"].as_array().unwrap();
+    assert_eq!(last_steps.len() as u64, total - from + 1);
+    assert_eq!(last_steps[0]["step"].as_u64(), Some(from));
     assert_eq!(
         last_steps.last().unwrap()["view"],
         over["view"],

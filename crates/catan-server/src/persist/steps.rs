@@ -82,8 +82,12 @@ pub async fn steps(
         Refusal::new("internal", "this saved game cannot be replayed")
     };
     let mut replay = Replay::new(&record).map_err(bad)?;
-    replay.run_to(from as usize).map_err(bad)?;
-    let mut out = Vec::new();
+    // Position `from` itself is part of the answer: stop one action short of
+    // it, so the loop below applies that action and returns its events.
+    replay
+        .run_to((from as usize).saturating_sub(1))
+        .map_err(bad)?;
+    let mut out = Vec::with_capacity((to - from + 1) as usize);
     if from == 0 {
         out.push(Step {
             step: 0,
