@@ -43,9 +43,14 @@ pub async fn upgrade(
         }
     }
     let handle = lobby(&st, &id)?;
+    // Small read buffer and unbuffered writes: messages are capped at 16 KiB,
+    // and the library's default 128 KiB read buffer is cleared on every read
+    // (the largest cost per socket in docs/PERFORMANCE.md's profile).
     Ok(ws
         .max_message_size(MAX_WS_MESSAGE)
         .max_frame_size(MAX_WS_MESSAGE)
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(0)
         .on_upgrade(move |socket| run(socket, handle, st))
         .into_response())
 }
