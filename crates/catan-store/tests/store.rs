@@ -484,13 +484,12 @@ async fn group_commit_stores_every_action_and_isolates_a_duplicate(store: &Store
     }
     // An all-or-nothing batch with a duplicate stores nothing.
     let batch = vec![(games[2], action(31, t(31))), (games[2], action(1, t(1)))];
-    assert!(
-        store
-            .append_actions(&batch)
-            .await
-            .unwrap_err()
-            .is_duplicate_seq()
-    );
+    match store.append_actions(&batch).await {
+        Err(StoreError::DuplicateSeq { game_id, seq }) => {
+            assert_eq!((game_id, seq), (games[2], 1), "names the taken seq");
+        }
+        other => panic!("expected DuplicateSeq, got {other:?}"),
+    }
     let n = store
         .load_game(games[2])
         .await
