@@ -36,7 +36,8 @@ pub struct Config {
     /// Bot think time for lobbies that do not choose one.
     #[arg(long, env = "CATAN_BOT_DELAY_MS", default_value_t = 800)]
     pub bot_delay_ms: u64,
-    /// With the turn timer on: how long a disconnected player to act is waited for.
+    /// How long a disconnected player the game waits for is given before a
+    /// stand-in acts for them (with or without a turn timer).
     #[arg(long, env = "CATAN_TURN_GRACE_MS", default_value_t = 30_000)]
     pub turn_grace_ms: u64,
     /// How long a lobby with nobody connected and no game in progress lives.

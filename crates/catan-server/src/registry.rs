@@ -170,9 +170,11 @@ fn read_info(slot: &Arc<RwLock<LobbyInfo>>) -> LobbyInfo {
 }
 
 fn spawn_actor(actor: LobbyActor, id: Uuid) {
+    // A root span: the lobby outlives the HTTP request that created it, so
+    // its log lines must not carry that request's id.
     tokio::spawn(
         actor
             .run()
-            .instrument(tracing::info_span!("lobby", lobby_id = %id)),
+            .instrument(tracing::info_span!(parent: None, "lobby", lobby_id = %id)),
     );
 }

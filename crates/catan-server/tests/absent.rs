@@ -1,6 +1,7 @@
-//! Absent and slow players with the turn timer on: a conservative stand-in
-//! acts for them, marked in the update and the journal; the seat is theirs
-//! again when they come back.
+//! Absent and slow players: a conservative stand-in acts for a slow player
+//! when the turn timer is on, and for a disconnected one after the grace
+//! period with or without the timer; it is marked in the update and the
+//! journal, and the seat is theirs again when they come back.
 
 mod common;
 
@@ -100,4 +101,87 @@ async fn disconnected_player_is_stood_in_after_the_grace_and_gets_the_seat_back(
     }
     let later = me.collect_for(Duration::from_millis(400)).await;
     assert!(later.iter().all(|m| m["type"] != "update"), "{later:?}");
+}
+
+#[tokio::test]
+async fn without_a_turn_timer_a_disconnected_player_still_gets_a_stand_in() {
+    let cfg = catan_server::Config {
+        turn_grace_ms: 50,
+        ..test_config()
+    };
+    let srv = start(cfg).await;
+    let lobby = create_lobby(
+        srv.addr,
+        json!({ "name": "untimed", "options": { "players": 3 },
+                "turn_timer": { "enabled": false, "seconds": 60 }, "bot_delay_ms": 0 }),
+    )
+    .await;
+    let (gone, _) = join(srv.addr, &lobby, "Gone").await;
+    let (here, token) = join(srv.addr, &lobby, "Here").await;
+    add_bot(srv.addr, &lobby, "random").await;
+    let mut me = Client::connect(srv.addr, &lobby.id, Some(&token)).await;
+    me.until("welcome").await;
+    start_game(srv.addr, &lobby).await;
+    // "Gone" never connects: the game must not wait for it forever. "Here"
+    // plays its own moves; every stand-in update is for "Gone" only.
+    let mut stood_in = 0;
+    let mut acted_at = None;
+    while stood_in < 3 {
+        if !me.legal.is_empty() && acted_at != Some(me.version) {
+            acted_at = Some(me.version);
+            let a = simple_choice(&me.legal).unwrap();
+            me.act(a).await;
+        }
+        let m = me
+            .recv_within(Duration::from_secs(5))
+            .await
+            .expect("the game goes on");
+        if m["type"] == "update" && m["stand_in"] == true {
+            assert_eq!(m["seat"], gone, "only the absent seat is stood in for");
+            assert_ne!(m["seat"], here);
+            stood_in += 1;
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_game_nobody_is_connected_to_waits_instead_of_being_stood_in() {
+    let cfg = catan_server::Config {
+        turn_grace_ms: 50,
+        ..test_config()
+    };
+    let srv = start(cfg).await;
+    let lobby = create_lobby(
+        srv.addr,
+        json!({ "name": "empty room", "options": { "players": 3 }, "bot_delay_ms": 0 }),
+    )
+    .await;
+    let (gone, _) = join(srv.addr, &lobby, "Gone").await;
+    add_bot(srv.addr, &lobby, "random").await;
+    add_bot(srv.addr, &lobby, "random").await;
+    start_game(srv.addr, &lobby).await;
+    // Nobody is connected: the bots place until it is the absent player's
+    // turn, and then the game waits (no stand-in steps for nobody).
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let mut spec = Client::connect(srv.addr, &lobby.id, None).await;
+    let snap = spec.until("snapshot").await;
+    assert_eq!(snap["view"]["phase"], "opening");
+    assert_eq!(snap["view"]["active"], gone, "waiting for the absent seat");
+    assert!(
+        snap["version"].as_u64().unwrap() <= 4,
+        "only the bots' opening pieces: {}",
+        snap["version"]
+    );
+    // Someone is watching now: the stand-in keeps the game going.
+    loop {
+        let m = spec
+            .recv_within(Duration::from_secs(5))
+            .await
+            .expect("a stand-in acts once someone is connected");
+        if m["type"] == "update" {
+            assert_eq!(m["stand_in"], true);
+            assert_eq!(m["seat"], gone);
+            break;
+        }
+    }
 }

@@ -77,3 +77,35 @@ async fn second_connection_replaces_the_first() {
     second.send(json!({ "type": "resync", "id": "x" })).await;
     assert_eq!(second.reply("x").await["type"], "accepted");
 }
+
+#[tokio::test]
+async fn adding_and_removing_a_bot_updates_presence() {
+    let srv = start(test_config()).await;
+    let lobby = create_lobby(
+        srv.addr,
+        json!({ "name": "r3", "options": { "players": 3 } }),
+    )
+    .await;
+    let (_, token) = join(srv.addr, &lobby, "A").await;
+    let mut person = Client::connect(srv.addr, &lobby.id, Some(&token)).await;
+    person.until("welcome").await;
+    // Everyone, the newcomer included, hears of its arrival first.
+    person.until("presence").await;
+    let seat = add_bot(srv.addr, &lobby, "random").await as usize;
+    let p = person.until("presence").await;
+    assert_eq!(p["seats"][seat]["connected"], true, "a bot is present: {p}");
+    let (status, v) = http(
+        srv.addr,
+        "DELETE",
+        &format!("/api/lobbies/{}/bots/{seat}", lobby.id),
+        Some(&lobby.host),
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let p = person.until("presence").await;
+    assert_eq!(
+        p["seats"][seat]["connected"], false,
+        "the seat is empty: {p}"
+    );
+}

@@ -15,6 +15,9 @@ use tokio::time::Instant;
 /// Wait after the journal refused an automatic move.
 const BACKOFF: Duration = Duration::from_secs(1);
 
+/// The shortest time between two stand-in steps for a disconnected player.
+const STAND_IN_PACE: Duration = Duration::from_secs(1);
+
 impl LobbyActor {
     /// The bot seat the game waits for, if any: a bot to act, or a bot asked
     /// to answer a trade offer it has not answered.
@@ -50,23 +53,38 @@ impl LobbyActor {
             .map(|_| Instant::now() + Duration::from_millis(self.settings.bot_delay_ms));
     }
 
-    /// Human seats the game waits for and when each gets a stand-in.
+    /// Human seats the game waits for and when each gets a stand-in: a
+    /// disconnected player after the server's grace period (timer or not, so
+    /// that one lost connection cannot stall a game for good), and with the
+    /// turn timer on also a connected player who is too slow.
     fn stand_in_deadlines(&self) -> Vec<(Seat, Instant)> {
         let timer = self.settings.turn_timer;
         let Some(run) = &self.run else {
             return Vec::new();
         };
-        if !timer.enabled {
+        // A game nobody is connected to (no player, no spectator) pauses
+        // instead of being played out by stand-ins for nobody.
+        if self.conns.is_empty() {
             return Vec::new();
         }
-        let slow = run.step_started + Duration::from_secs(timer.seconds as u64);
+        let slow = timer
+            .enabled
+            .then(|| run.step_started + Duration::from_secs(timer.seconds as u64));
         let grace = self.registry.config().turn_grace();
+        // Once the grace has run out, one stand-in step per `pace` at most:
+        // a table of absent players is played at a human speed, not in a
+        // tight loop that fills the journal.
+        let pace = run.step_started + grace.min(STAND_IN_PACE);
         seats_to_act(&run.game)
             .into_iter()
             .filter_map(|s| match self.seats.get(s.index()) {
                 Some(Slot::Human(h)) => {
-                    let away = h.away_since.map(|t| t + grace);
-                    Some((s, away.map_or(slow, |a| a.min(slow))))
+                    let away = h.away_since.map(|t| (t + grace).max(pace));
+                    let due = match (away, slow) {
+                        (Some(a), Some(b)) => Some(a.min(b)),
+                        (a, b) => a.or(b),
+                    };
+                    due.map(|t| (s, t))
                 }
                 _ => None,
             })

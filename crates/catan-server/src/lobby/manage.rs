@@ -146,6 +146,8 @@ impl LobbyActor {
             bot: make_bot(kind, seed),
         });
         self.lobby_changed();
+        // A bot is always present: say so, as a joining person's socket would.
+        self.presence_changed();
         Ok((seat, self.info()))
     }
 
@@ -156,6 +158,7 @@ impl LobbyActor {
             Some(Slot::Bot(_)) => {
                 self.seats[seat.index()] = Slot::Empty;
                 self.lobby_changed();
+                self.presence_changed();
                 Ok(self.info())
             }
             Some(_) => Err(Refusal::new("not_a_bot", format!("{seat} is not a bot"))),
