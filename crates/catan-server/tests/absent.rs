@@ -9,6 +9,15 @@ use common::*;
 use serde_json::json;
 use std::time::Duration;
 
+/// A server that gives a disconnected player only 50 ms before a stand-in.
+async fn start_with_short_grace() -> Server {
+    start(catan_server::Config {
+        turn_grace_ms: 50,
+        ..test_config()
+    })
+    .await
+}
+
 #[tokio::test]
 async fn slow_player_gets_a_stand_in_marked_as_such() {
     let srv = start(test_config()).await;
@@ -58,11 +67,7 @@ async fn slow_player_gets_a_stand_in_marked_as_such() {
 
 #[tokio::test]
 async fn disconnected_player_is_stood_in_after_the_grace_and_gets_the_seat_back() {
-    let cfg = catan_server::Config {
-        turn_grace_ms: 50,
-        ..test_config()
-    };
-    let srv = start(cfg).await;
+    let srv = start_with_short_grace().await;
     let lobby = create_lobby(
         srv.addr,
         json!({ "name": "grace", "options": { "players": 3, "vp_target": 5 },
@@ -105,11 +110,7 @@ async fn disconnected_player_is_stood_in_after_the_grace_and_gets_the_seat_back(
 
 #[tokio::test]
 async fn without_a_turn_timer_a_disconnected_player_still_gets_a_stand_in() {
-    let cfg = catan_server::Config {
-        turn_grace_ms: 50,
-        ..test_config()
-    };
-    let srv = start(cfg).await;
+    let srv = start_with_short_grace().await;
     let lobby = create_lobby(
         srv.addr,
         json!({ "name": "untimed", "options": { "players": 3 },
@@ -146,11 +147,7 @@ async fn without_a_turn_timer_a_disconnected_player_still_gets_a_stand_in() {
 
 #[tokio::test]
 async fn a_game_nobody_is_connected_to_waits_instead_of_being_stood_in() {
-    let cfg = catan_server::Config {
-        turn_grace_ms: 50,
-        ..test_config()
-    };
-    let srv = start(cfg).await;
+    let srv = start_with_short_grace().await;
     let lobby = create_lobby(
         srv.addr,
         json!({ "name": "empty room", "options": { "players": 3 }, "bot_delay_ms": 0 }),
