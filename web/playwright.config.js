@@ -60,6 +60,9 @@ export default defineConfig({
       CATAN_BOT_DELAY_MS: '0',
       CATAN_RATE_PER_SEC: '50',
       CATAN_RATE_BURST: '100',
+      // Every test creates lobbies from 127.0.0.1, and a game that ends
+      // early makes the card test start another: more than the default 5.
+      CATAN_MAX_LOBBIES_PER_CLIENT: '50',
       RUST_LOG: process.env.RUST_LOG || 'warn',
     },
   },
