@@ -75,6 +75,9 @@ pub(crate) async fn append_batch(
     batch: &[(Uuid, RecordedAction)],
 ) -> Result<(), StoreError> {
     let n = batch.len();
+    if n == 0 {
+        return Ok(());
+    }
     let (mut games, mut seqs, mut seats) = (
         Vec::with_capacity(n),
         Vec::with_capacity(n),
