@@ -74,12 +74,20 @@ fn body<T>(b: Result<Json<T>, JsonRejection>) -> Result<T, Refusal> {
         .map_err(|e| Refusal::new("bad_json", e.body_text()))
 }
 
-/// Parses a lobby id and finds its handle.
-pub fn lobby(st: &AppState, id: &str) -> Result<LobbyHandle, Refusal> {
-    Uuid::parse_str(id)
-        .ok()
-        .and_then(|id| st.registry.get(id))
-        .ok_or_else(|| Refusal::new("lobby_not_found", "there is no lobby with that id"))
+/// Parses a lobby id and finds its handle: a live lobby, or an unfinished
+/// game in the store whose lobby was unloaded while idle, resumed now.
+pub async fn lobby(st: &AppState, id: &str) -> Result<LobbyHandle, Refusal> {
+    let not_found = || Refusal::new("lobby_not_found", "there is no lobby with that id");
+    let id = Uuid::parse_str(id).map_err(|_| not_found())?;
+    if let Some(handle) = st.registry.get(id) {
+        return Ok(handle);
+    }
+    match &st.store {
+        Some(store) => crate::persist::resume_on_demand(&st.registry, store, id)
+            .await
+            .ok_or_else(not_found),
+        None => Err(not_found()),
+    }
 }
 
 fn default_true() -> bool {
@@ -156,7 +164,7 @@ pub async fn get_one(
     State(st): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<LobbyInfo>, Refusal> {
-    Ok(Json(lobby(&st, &id)?.info().await?))
+    Ok(Json(lobby(&st, &id).await?.info().await?))
 }
 
 /// `POST /api/lobbies/{id}/join` body.
@@ -183,7 +191,7 @@ pub async fn join(
     Path(id): Path<String>,
     b: Result<Json<JoinReq>, JsonRejection>,
 ) -> Result<Json<Joined>, Refusal> {
-    let handle = lobby(&st, &id)?;
+    let handle = lobby(&st, &id).await?;
     let req = body(b)?;
     let token = Token::generate();
     let (seat, lobby) = handle.join(req.name, req.seat, token.hash()).await?;
@@ -206,7 +214,7 @@ pub async fn leave(
     Path(id): Path<String>,
     Bearer(token): Bearer,
 ) -> Result<Json<LobbyOnly>, Refusal> {
-    let lobby = lobby(&st, &id)?.leave(token).await?;
+    let lobby = lobby(&st, &id).await?.leave(token).await?;
     Ok(Json(LobbyOnly { lobby }))
 }
 
@@ -238,7 +246,7 @@ pub async fn add_bot(
     Bearer(host): Bearer,
     b: Result<Json<AddBotReq>, JsonRejection>,
 ) -> Result<Json<BotAdded>, Refusal> {
-    let handle = lobby(&st, &id)?;
+    let handle = lobby(&st, &id).await?;
     let req = body(b)?;
     let (seat, lobby) = handle.add_bot(host, req.kind, req.seat).await?;
     Ok(Json(BotAdded { seat, lobby }))
@@ -250,7 +258,7 @@ pub async fn remove_bot(
     Path((id, seat)): Path<(String, String)>,
     Bearer(host): Bearer,
 ) -> Result<Json<LobbyOnly>, Refusal> {
-    let handle = lobby(&st, &id)?;
+    let handle = lobby(&st, &id).await?;
     let seat: u8 = seat
         .parse()
         .map_err(|_| Refusal::new("no_such_seat", "a seat is a small number"))?;
@@ -264,7 +272,7 @@ pub async fn start(
     Path(id): Path<String>,
     Bearer(host): Bearer,
 ) -> Result<Json<LobbyOnly>, Refusal> {
-    let lobby = lobby(&st, &id)?.start(host).await?;
+    let lobby = lobby(&st, &id).await?.start(host).await?;
     Ok(Json(LobbyOnly { lobby }))
 }
 

@@ -40,7 +40,8 @@ pub struct Config {
     /// stand-in acts for them (with or without a turn timer).
     #[arg(long, env = "CATAN_TURN_GRACE_MS", default_value_t = 30_000)]
     pub turn_grace_ms: u64,
-    /// How long a lobby with nobody connected and no game in progress lives.
+    /// How long a lobby with nobody connected lives (a running game's lobby
+    /// is unloaded and resumed from its log on the next request).
     #[arg(long, env = "CATAN_LOBBY_IDLE_MS", default_value_t = 600_000)]
     pub lobby_idle_ms: u64,
     /// Live lobbies one client address may have created.

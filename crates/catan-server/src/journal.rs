@@ -115,6 +115,11 @@ pub trait Journal: Send + Sync + 'static {
     fn seat_changed<'a>(&'a self, lobby_id: Uuid, seat: &'a SeatRecord) -> JournalFuture<'a>;
     /// The game ended.
     fn game_finished<'a>(&'a self, result: &'a GameResult) -> JournalFuture<'a>;
+    /// Whether a game can be rebuilt from this journal after its lobby is
+    /// gone from memory: only then may an idle running game be unloaded.
+    fn durable(&self) -> bool {
+        false
+    }
 }
 
 /// Everything recorded about one game.

@@ -111,11 +111,17 @@ impl Registry {
         Ok((handle, snapshot))
     }
 
-    /// Rebuilds a lobby from its journal record and starts its actor.
+    /// Rebuilds a lobby from its journal record and starts its actor. If the
+    /// lobby is live already (two requests resumed it at once), that one is
+    /// kept and returned.
     pub fn resume(&self, record: &GameRecord) -> Result<LobbyHandle, ResumeError> {
         let (actor, handle) = LobbyActor::resume(record, self.clone())?;
         let id = handle.id();
-        self.write().insert(
+        let mut map = self.write();
+        if let Some(live) = map.get(&id) {
+            return Ok(live.handle.clone());
+        }
+        map.insert(
             id,
             Entry {
                 handle: handle.clone(),
@@ -123,6 +129,7 @@ impl Registry {
                 owner: None,
             },
         );
+        drop(map);
         spawn_actor(actor, id);
         Ok(handle)
     }

@@ -42,7 +42,7 @@ pub async fn upgrade(
             ));
         }
     }
-    let handle = lobby(&st, &id)?;
+    let handle = lobby(&st, &id).await?;
     // Small read buffer and unbuffered writes: messages are capped at 16 KiB,
     // and the library's default 128 KiB read buffer is cleared on every read
     // (the largest cost per socket in docs/PERFORMANCE.md's profile).

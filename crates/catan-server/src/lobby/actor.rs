@@ -194,9 +194,13 @@ impl LobbyActor {
         }
     }
 
-    /// Notes whether the lobby is idle: nobody connected and no game running.
+    /// Notes whether the lobby is idle: nobody connected, and no game running
+    /// unless the journal is durable (then the game is unloaded from memory
+    /// and resumed from its log when someone comes back; see
+    /// `persist::resume_on_demand`).
     pub(super) fn update_idle(&mut self) {
-        let idle = self.conns.is_empty() && self.status() != LobbyStatus::Playing;
+        let unloadable = self.status() != LobbyStatus::Playing || self.registry.journal().durable();
+        let idle = self.conns.is_empty() && unloadable;
         match (idle, self.idle_since) {
             (true, None) => self.idle_since = Some(Instant::now()),
             (false, Some(_)) => self.idle_since = None,

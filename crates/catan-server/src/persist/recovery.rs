@@ -1,13 +1,16 @@
-//! Start-up recovery: every game the store still lists as in progress is
+//! Recovery: at start-up every game the store still lists as in progress is
 //! rebuilt from its log and its lobby resumed, so that players reconnect
-//! with their seat tokens (the store keeps only their hashes) and play on.
+//! with their seat tokens (the store keeps only their hashes) and play on;
+//! later, a game whose lobby was unloaded while idle is resumed the same way
+//! when someone asks for it.
 
 use super::convert::journal_record;
 use super::store_journal::finish_stored;
+use crate::lobby::LobbyHandle;
 use crate::lobby::info::LobbyStatus;
 use crate::registry::Registry;
 use catan_core::record::RULES_VERSION;
-use catan_store::{Store, StoreError};
+use catan_store::{Store, StoreError, StoredGame};
 use uuid::Uuid;
 
 /// What recovery did.
@@ -29,59 +32,81 @@ pub struct RecoveryReport {
 /// a fixed build can still resume it.
 pub async fn recover(registry: &Registry, store: &Store) -> Result<RecoveryReport, StoreError> {
     let mut report = RecoveryReport::default();
-    let bot_delay = registry.config().bot_delay_ms;
     for stored in store.unfinished_games().await? {
         let id = stored.record.game_id.clone();
-        if stored.record.rules_version != RULES_VERSION {
-            let why = format!(
-                "played under rules version {:?}, this build is {RULES_VERSION:?}",
-                stored.record.rules_version
-            );
-            tracing::error!(game_id = %id, %why, "cannot resume game");
-            report.failed.push((id, why));
-            continue;
-        }
-        let record = match journal_record(&stored, bot_delay) {
-            Ok(r) => r,
-            Err(why) => {
-                tracing::error!(game_id = %id, %why, "cannot resume game");
-                report.failed.push((id, why));
-                continue;
-            }
-        };
-        let lobby_id = record.start.lobby_id;
-        match registry.resume(&record) {
-            Ok(handle) => {
-                let over = handle
-                    .info()
-                    .await
-                    .is_ok_and(|i| i.status == LobbyStatus::Finished);
-                if over {
-                    // The server stopped between storing the winning action
-                    // and storing the result: record the result now. The
-                    // lobby stays so that its players can see the end.
-                    match finish_stored(store, &stored.record).await {
-                        Ok(()) => report.finished.push(lobby_id),
-                        Err(e) => {
-                            tracing::error!(game_id = %id, error = %e, "cannot record the end");
-                            report.failed.push((id.clone(), e.to_string()));
-                        }
-                    }
-                } else {
-                    report.resumed.push(lobby_id);
-                }
-                tracing::info!(
-                    game_id = %id,
-                    actions = record.entries.len(),
-                    finished = over,
-                    "game recovered"
-                );
-            }
-            Err(e) => {
-                tracing::error!(game_id = %id, error = %e, "cannot resume game");
-                report.failed.push((id, e.to_string()));
-            }
+        match resume_stored(registry, store, &stored).await {
+            Ok(Resumed::Playing(lobby_id)) => report.resumed.push(lobby_id),
+            Ok(Resumed::Finished(lobby_id)) => report.finished.push(lobby_id),
+            Err(why) => report.failed.push((id, why)),
         }
     }
     Ok(report)
+}
+
+/// The lobby of an unfinished game that is not in memory (its actor was
+/// unloaded after sitting idle with nobody connected), rebuilt from its log
+/// when someone asks for it. `None` when the store has no unfinished game
+/// with that id, or it cannot be rebuilt (logged).
+pub async fn resume_on_demand(registry: &Registry, store: &Store, id: Uuid) -> Option<LobbyHandle> {
+    let stored = match store.load_game(id).await {
+        Ok(Some(stored)) if !stored.record.status.is_over() => stored,
+        Ok(_) => return None,
+        Err(e) => {
+            tracing::error!(game_id = %id, error = %e, "cannot load game to resume it");
+            return None;
+        }
+    };
+    resume_stored(registry, store, &stored).await.ok()?;
+    registry.get(id)
+}
+
+/// How a stored game came back.
+enum Resumed {
+    /// Its lobby is live again.
+    Playing(Uuid),
+    /// Its last action had ended it; the end is now recorded too.
+    Finished(Uuid),
+}
+
+/// Rebuilds one stored unfinished game into a live lobby; errors are logged
+/// and returned as text.
+async fn resume_stored(
+    registry: &Registry,
+    store: &Store,
+    stored: &StoredGame,
+) -> Result<Resumed, String> {
+    let id = &stored.record.game_id;
+    let fail = |why: String| {
+        tracing::error!(game_id = %id, %why, "cannot resume game");
+        why
+    };
+    if stored.record.rules_version != RULES_VERSION {
+        return Err(fail(format!(
+            "played under rules version {:?}, this build is {RULES_VERSION:?}",
+            stored.record.rules_version
+        )));
+    }
+    let record = journal_record(stored, registry.config().bot_delay_ms).map_err(fail)?;
+    let lobby_id = record.start.lobby_id;
+    let handle = registry.resume(&record).map_err(|e| fail(e.to_string()))?;
+    let over = handle
+        .info()
+        .await
+        .is_ok_and(|i| i.status == LobbyStatus::Finished);
+    tracing::info!(
+        game_id = %id,
+        actions = record.entries.len(),
+        finished = over,
+        "game recovered"
+    );
+    if !over {
+        return Ok(Resumed::Playing(lobby_id));
+    }
+    // The server stopped between storing the winning action and storing the
+    // result: record the result now. The lobby stays so that its players can
+    // see the end.
+    finish_stored(store, &stored.record)
+        .await
+        .map_err(|e| fail(format!("cannot record the end: {e}")))?;
+    Ok(Resumed::Finished(lobby_id))
 }

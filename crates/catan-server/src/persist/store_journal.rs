@@ -162,4 +162,7 @@ impl Journal for StoreJournal {
     fn game_finished<'a>(&'a self, result: &'a GameResult) -> JournalFuture<'a> {
         Box::pin(self.finish(result))
     }
+    fn durable(&self) -> bool {
+        true
+    }
 }

@@ -486,7 +486,15 @@ pub struct InProcess {
 }
 
 pub async fn start_in_process(db: &TestDb) -> InProcess {
-    let config = catan_server::Config {
+    start_in_process_with(db, |_| {}).await
+}
+
+/// Like [`start_in_process`], with the test's own changes to the config.
+pub async fn start_in_process_with(
+    db: &TestDb,
+    edit: impl FnOnce(&mut catan_server::Config),
+) -> InProcess {
+    let mut config = catan_server::Config {
         database_url: Some(db.url.clone()),
         data_dir: db.dir.clone(),
         bot_delay_ms: 0,
@@ -495,6 +503,7 @@ pub async fn start_in_process(db: &TestDb) -> InProcess {
         conn_queue: 100_000,
         ..catan_server::Config::default()
     };
+    edit(&mut config);
     let (state, _) = catan_server::persist::persistent_state(config)
         .await
         .unwrap();
