@@ -73,6 +73,7 @@ function onStatus(st) {
 }
 
 function onMessage(msg) {
+  const hadMoves = S.legal.length > 0;
   switch (msg.type) {
     case 'welcome':
       S.you = msg.you;
@@ -111,12 +112,14 @@ function onMessage(msg) {
     default:
       break;
   }
+  // The game now waits for this seat (a new update, or the first snapshot
+  // when the game starts with this seat's move): tell a background tab.
+  if (!hadMoves && S.legal.length) announceTurn('Your move');
   render();
 }
 
 function onUpdate(msg) {
   const before = S.view;
-  const hadMoves = S.legal.length > 0;
   if (!S.stats) S.stats = newStats(msg.view.players.length);
   if (S.joinedAtVersion === null) S.joinedAtVersion = msg.version - 1;
   for (const ev of msg.events) {
@@ -131,7 +134,6 @@ function onUpdate(msg) {
   S.view = msg.view;
   S.legal = msg.legal;
   if (!before || before.active !== msg.view.active || before.phase !== msg.view.phase) S.ui = freshUi();
-  if (!hadMoves && S.legal.length) announceTurn('Your move');
 }
 
 function addLog(text, type) {
