@@ -6,49 +6,14 @@
 mod harness;
 
 use harness::*;
-use serde_json::json;
 use std::time::Duration;
 use uuid::Uuid;
-
-/// A started lobby with one person (Alice) and three bots; her seat and token.
-async fn alice_and_three_bots(addr: std::net::SocketAddr) -> (String, u8, String) {
-    let (st, v) = http(
-        addr,
-        "POST",
-        "/api/lobbies",
-        None,
-        Some(json!({ "name": "Unload", "bot_delay_ms": 0 })),
-    )
-    .await;
-    assert_eq!(st, 201, "{v}");
-    let lobby = v["lobby"]["id"].as_str().unwrap().to_string();
-    let host = v["host_token"].as_str().unwrap().to_string();
-    let (st, v) = http(
-        addr,
-        "POST",
-        &format!("/api/lobbies/{lobby}/join"),
-        None,
-        Some(json!({ "name": "Alice" })),
-    )
-    .await;
-    assert_eq!(st, 200, "{v}");
-    let seat = v["seat"].as_u64().unwrap() as u8;
-    let token = v["token"].as_str().unwrap().to_string();
-    for _ in 0..3 {
-        let path = format!("/api/lobbies/{lobby}/bots");
-        let (st, v) = http(addr, "POST", &path, Some(&host), Some(json!({}))).await;
-        assert_eq!(st, 200, "{v}");
-    }
-    let path = format!("/api/lobbies/{lobby}/start");
-    let (st, v) = http(addr, "POST", &path, Some(&host), None).await;
-    assert_eq!(st, 200, "{v}");
-    (lobby, seat, token)
-}
 
 async fn idle_game_is_unloaded_and_resumed_on_demand(backend: Backend) {
     let db = TestDb::new(backend).await;
     let srv = start_in_process_with(&db, |c| c.lobby_idle_ms = 300).await;
-    let (lobby, seat, token) = alice_and_three_bots(srv.addr).await;
+    let (lobby, people) = started_lobby(srv.addr, &["Alice"], 3).await;
+    let (seat, token) = people[0].clone();
     let id = Uuid::parse_str(&lobby).unwrap();
 
     // Alice plays a little (the bots answer at once), stops when the game

@@ -232,6 +232,17 @@ fn dechunk(mut s: &str) -> String {
 /// A lobby with two people (seats' tokens kept) and two heuristic bots,
 /// started. Returns (lobby id, [(seat, token)]).
 pub async fn lobby_two_humans_two_bots(addr: SocketAddr) -> (String, Vec<(u8, String)>) {
+    started_lobby(addr, &["Alice", "Bob"], 2).await
+}
+
+/// Creates a lobby (bots act at once), seats `humans` by name and `bots`
+/// heuristic bots, and starts it; returns its id and each person's seat and
+/// token, in the order of `humans`.
+pub async fn started_lobby(
+    addr: SocketAddr,
+    humans: &[&str],
+    bots: usize,
+) -> (String, Vec<(u8, String)>) {
     let (st, v) = http(
         addr,
         "POST",
@@ -243,8 +254,8 @@ pub async fn lobby_two_humans_two_bots(addr: SocketAddr) -> (String, Vec<(u8, St
     assert_eq!(st, 201, "{v}");
     let id = v["lobby"]["id"].as_str().unwrap().to_string();
     let host = v["host_token"].as_str().unwrap().to_string();
-    let mut humans = Vec::new();
-    for name in ["Alice", "Bob"] {
+    let mut seated = Vec::new();
+    for name in humans {
         let (st, v) = http(
             addr,
             "POST",
@@ -254,12 +265,12 @@ pub async fn lobby_two_humans_two_bots(addr: SocketAddr) -> (String, Vec<(u8, St
         )
         .await;
         assert_eq!(st, 200, "{v}");
-        humans.push((
+        seated.push((
             v["seat"].as_u64().unwrap() as u8,
             v["token"].as_str().unwrap().to_string(),
         ));
     }
-    for _ in 0..2 {
+    for _ in 0..bots {
         let (st, v) = http(
             addr,
             "POST",
@@ -279,7 +290,7 @@ pub async fn lobby_two_humans_two_bots(addr: SocketAddr) -> (String, Vec<(u8, St
     )
     .await;
     assert_eq!(st, 200, "{v}");
-    (id, humans)
+    (id, seated)
 }
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
