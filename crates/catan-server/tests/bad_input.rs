@@ -19,17 +19,7 @@ struct Table {
 /// client acts.
 async fn table(config: catan_server::Config) -> Table {
     let srv = start(config).await;
-    let lobby = create_lobby(
-        srv.addr,
-        json!({ "name": "t", "options": { "players": 3 } }),
-    )
-    .await;
-    let mut tokens = vec![String::new(); 3];
-    for name in ["A", "B", "C"] {
-        let (seat, token) = join(srv.addr, &lobby, name).await;
-        tokens[seat as usize] = token;
-    }
-    start_game(srv.addr, &lobby).await;
+    let (lobby, tokens) = started_people_only(srv.addr, 3).await;
     let mut c = Client::connect(srv.addr, &lobby.id, Some(&tokens[0])).await;
     let snap = c.until("snapshot").await;
     let active = snap["view"]["active"].as_u64().unwrap() as usize;

@@ -9,17 +9,7 @@ use serde_json::json;
 #[tokio::test]
 async fn reconnect_mid_game_restores_the_same_view() {
     let srv = start(test_config()).await;
-    let lobby = create_lobby(
-        srv.addr,
-        json!({ "name": "r", "options": { "players": 3 } }),
-    )
-    .await;
-    let mut tokens = vec![String::new(); 3];
-    for name in ["A", "B", "C"] {
-        let (seat, token) = join(srv.addr, &lobby, name).await;
-        tokens[seat as usize] = token;
-    }
-    start_game(srv.addr, &lobby).await;
+    let (lobby, tokens) = started_people_only(srv.addr, 3).await;
     let mut clients = Vec::new();
     for t in &tokens {
         let mut c = Client::connect(srv.addr, &lobby.id, Some(t)).await;

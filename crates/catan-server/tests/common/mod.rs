@@ -98,6 +98,24 @@ pub async fn add_bot(addr: SocketAddr, lobby: &Lobby, kind: &str) -> u8 {
     v["seat"].as_u64().unwrap() as u8
 }
 
+/// A started game of people only (named A, B, C, ...), so nothing moves
+/// unless a test client acts; returns the lobby and the seat tokens by seat.
+pub async fn started_people_only(addr: SocketAddr, players: usize) -> (Lobby, Vec<String>) {
+    let lobby = create_lobby(
+        addr,
+        json!({ "name": "people", "options": { "players": players } }),
+    )
+    .await;
+    let mut tokens = vec![String::new(); players];
+    for i in 0..players {
+        let name = char::from(b'A' + i as u8).to_string();
+        let (seat, token) = join(addr, &lobby, &name).await;
+        tokens[seat as usize] = token;
+    }
+    start_game(addr, &lobby).await;
+    (lobby, tokens)
+}
+
 pub async fn start_game(addr: SocketAddr, lobby: &Lobby) {
     let (status, v) = http(
         addr,
