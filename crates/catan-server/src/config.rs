@@ -36,6 +36,10 @@ pub struct Config {
     /// Bot think time for lobbies that do not choose one.
     #[arg(long, env = "CATAN_BOT_DELAY_MS", default_value_t = 800)]
     pub bot_delay_ms: u64,
+    /// How long a bot's trade offer stays open for the connected people it
+    /// was made to, unless all of them answer sooner.
+    #[arg(long, env = "CATAN_BOT_OFFER_WAIT_MS", default_value_t = 15_000)]
+    pub bot_offer_wait_ms: u64,
     /// How long a disconnected player the game waits for is given before a
     /// stand-in acts for them (with or without a turn timer).
     #[arg(long, env = "CATAN_TURN_GRACE_MS", default_value_t = 30_000)]
@@ -89,6 +93,7 @@ impl Default for Config {
             log: "info".into(),
             allowed_origins: Vec::new(),
             bot_delay_ms: 800,
+            bot_offer_wait_ms: 15_000,
             turn_grace_ms: 30_000,
             lobby_idle_ms: 600_000,
             max_lobbies_per_client: 5,

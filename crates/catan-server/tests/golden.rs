@@ -91,6 +91,7 @@ fn lobby_info(status: &str, version: u64) -> LobbyInfo {
         "options": GameOptions { players: 3, board: BoardMode::Beginner, ..GameOptions::default() },
         "turn_timer": { "enabled": true, "seconds": 90 },
         "bot_delay_ms": 800,
+        "bot_offer_wait_ms": 15000,
         "seats": [
             { "seat": 0, "kind": "human", "name": "Ann", "bot": null, "connected": true },
             { "seat": 1, "kind": "human", "name": "Bob", "bot": null, "connected": false },

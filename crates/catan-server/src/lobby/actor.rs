@@ -73,6 +73,8 @@ pub struct LobbyActor {
     pub(super) bot_due: Option<Instant>,
     /// After a journal failure: no automatic move before this.
     pub(super) backoff_until: Option<Instant>,
+    /// When each open trade offer was made (a bot's offer waits for people).
+    pub(super) offer_clock: super::offer_wait::OfferClock,
     rx: mpsc::Receiver<Command>,
 }
 
@@ -99,6 +101,7 @@ impl LobbyActor {
             idle_since: Some(Instant::now()),
             bot_due: None,
             backoff_until: None,
+            offer_clock: Default::default(),
             rx,
         };
         actor.publish();
@@ -249,6 +252,7 @@ impl LobbyActor {
             options: self.settings.options,
             turn_timer: self.settings.turn_timer,
             bot_delay_ms: self.settings.bot_delay_ms,
+            bot_offer_wait_ms: self.registry.config().bot_offer_wait_ms,
             seats_taken: seats.iter().filter(|s| s.kind != SeatKind::Empty).count(),
             seats,
             spectators: self.conns.spectators(),
@@ -405,6 +409,7 @@ fn placeholder_info(id: Uuid) -> LobbyInfo {
         options: Default::default(),
         turn_timer: Default::default(),
         bot_delay_ms: 0,
+        bot_offer_wait_ms: 0,
         seats: Vec::new(),
         seats_taken: 0,
         spectators: 0,

@@ -19,14 +19,12 @@ const BACKOFF: Duration = Duration::from_secs(1);
 const STAND_IN_PACE: Duration = Duration::from_secs(1);
 
 impl LobbyActor {
-    /// The bot seat the game waits for, if any: a bot to act, or a bot asked
-    /// to answer a trade offer it has not answered.
+    /// The bot seat the game waits for, if any: a bot asked to answer a
+    /// trade offer it has not answered (before the offer's maker, so that
+    /// bots can trade with each other), else a bot to act.
     fn pending_bot(&self) -> Option<Seat> {
         let game = &self.run.as_ref()?.game;
         let is_bot = |s: Seat| matches!(self.seats.get(s.index()), Some(Slot::Bot(_)));
-        if let Some(s) = seats_to_act(game).into_iter().find(|s| is_bot(*s)) {
-            return Some(s);
-        }
         if game.phase == Phase::Action {
             for o in &game.offers {
                 for s in o.to.iter() {
@@ -43,14 +41,21 @@ impl LobbyActor {
                 }
             }
         }
-        None
+        seats_to_act(game).into_iter().find(|s| is_bot(*s))
     }
 
-    /// Sets when the next bot move is due (after the lobby's delay).
+    /// Sets when the next bot move is due: after the lobby's delay, or once
+    /// people have had time to answer the bot's offer (`offer_wait`).
     pub(super) fn schedule_bots(&mut self) {
-        self.bot_due = self
-            .pending_bot()
-            .map(|_| Instant::now() + Duration::from_millis(self.settings.bot_delay_ms));
+        let Some(seat) = self.pending_bot() else {
+            self.bot_due = None;
+            return;
+        };
+        let paced = Instant::now() + Duration::from_millis(self.settings.bot_delay_ms);
+        self.bot_due = Some(match self.bot_offer_wait(seat) {
+            Some(t) => t.max(paced),
+            None => paced,
+        });
     }
 
     /// Human seats the game waits for and when each gets a stand-in: a

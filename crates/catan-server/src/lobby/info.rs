@@ -102,6 +102,10 @@ pub struct LobbyInfo {
     pub turn_timer: TurnTimer,
     /// Bot delay.
     pub bot_delay_ms: u64,
+    /// How long a bot's trade offer waits for the people it was made to
+    /// (the server's setting; see `offer_wait`).
+    #[serde(default)]
+    pub bot_offer_wait_ms: u64,
     /// Seats in order.
     pub seats: Vec<SeatInfo>,
     /// Occupied seats.

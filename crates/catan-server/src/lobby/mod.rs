@@ -9,6 +9,7 @@ mod bots;
 mod conns;
 pub mod info;
 mod manage;
+mod offer_wait;
 mod play;
 pub mod resume;
 

@@ -1,0 +1,162 @@
+//! A person can take up a bot's trade offer at the server's default bot
+//! speed: the bot's offer stays open while the person reads it (longer than
+//! the bot's own think delay) and the bot then completes the trade.
+
+mod common;
+
+use common::*;
+use serde_json::{Value, json};
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
+use tokio::time::Instant;
+
+const RESOURCES: [&str; 5] = ["brick", "wood", "wool", "wheat", "ore"];
+
+/// Whether `hand` holds every card of `cards`.
+fn holds(hand: &Value, cards: &Value) -> bool {
+    RESOURCES
+        .iter()
+        .all(|r| hand[*r].as_u64().unwrap_or(0) >= cards[*r].as_u64().unwrap_or(0))
+}
+
+/// Actions a person answers offers with (the test chooses those itself).
+fn is_trade_answer(a: &Value) -> bool {
+    [
+        "accept_trade",
+        "decline_trade",
+        "confirm_trade",
+        "cancel_trade",
+    ]
+    .contains(&a["type"].as_str().unwrap_or(""))
+}
+
+#[tokio::test]
+async fn a_person_accepts_a_bots_offer_at_the_default_bot_speed() {
+    let defaults = catan_server::Config::default();
+    assert!(defaults.bot_offer_wait_ms >= 10_000, "documented default");
+    let config = catan_server::Config {
+        bot_delay_ms: defaults.bot_delay_ms,
+        bot_offer_wait_ms: defaults.bot_offer_wait_ms,
+        ..test_config()
+    };
+    // A person reads an offer for longer than a bot thinks.
+    let reading = Duration::from_millis(defaults.bot_delay_ms * 5 / 2);
+    let srv = start(config).await;
+    let lobby = create_lobby(
+        srv.addr,
+        json!({ "name": "market", "options": { "players": 3 } }),
+    )
+    .await;
+    let (me, token) = join(srv.addr, &lobby, "Ann").await;
+    let bots = [
+        add_bot(srv.addr, &lobby, "heuristic").await,
+        add_bot(srv.addr, &lobby, "heuristic").await,
+    ];
+    let mut c = Client::connect(srv.addr, &lobby.id, Some(&token)).await;
+    c.until("welcome").await;
+    start_game(srv.addr, &lobby).await;
+    c.until("update").await;
+
+    let mut first_seen: HashMap<u64, Instant> = HashMap::new();
+    let mut answered: HashSet<u64> = HashSet::new();
+    let mut bot_offers_to_me: HashMap<u64, bool> = HashMap::new();
+    let mut seen = 0;
+    let mut traded = None;
+    while traded.is_none() {
+        // What happened since last time.
+        for m in &c.log[seen..] {
+            for e in m["events"].as_array().into_iter().flatten() {
+                let offer = e["offer"]["id"].as_u64().or(e["offer"].as_u64());
+                match e["type"].as_str() {
+                    Some("trade_offered") => {
+                        let o = &e["offer"];
+                        let maker = o["maker"].as_u64().unwrap() as u8;
+                        let to_me = o["to"].as_array().unwrap().contains(&json!(me));
+                        if bots.contains(&maker) && to_me {
+                            let payable =
+                                holds(&c.view["players"][me as usize]["resources"], &o["get"]);
+                            bot_offers_to_me.insert(offer.unwrap(), payable);
+                        }
+                    }
+                    Some("trade_closed") => {
+                        let id = offer.unwrap();
+                        // A bot's offer that Ann could pay must not vanish
+                        // before she has had the time to answer it.
+                        if bot_offers_to_me.get(&id) == Some(&true) {
+                            assert!(
+                                answered.contains(&id),
+                                "offer {id} was withdrawn before the person answered"
+                            );
+                        }
+                    }
+                    Some("traded") if e["taker"] == json!(me) => traded = Some(e.clone()),
+                    _ => {}
+                }
+            }
+            assert!(
+                m["type"] != "game_over" || traded.is_some(),
+                "the game ended before the person could trade with a bot"
+            );
+        }
+        seen = c.log.len();
+        if traded.is_some() {
+            break;
+        }
+
+        // An offer from a bot waiting for Ann's answer.
+        let offers = c.view["offers"].as_array().cloned().unwrap_or_default();
+        let pending = offers.iter().find(|o| {
+            let id = o["id"].as_u64().unwrap();
+            bots.contains(&(o["maker"].as_u64().unwrap() as u8))
+                && !o["counter"].as_bool().unwrap()
+                && o["to"].as_array().unwrap().contains(&json!(me))
+                && !answered.contains(&id)
+        });
+        if let Some(o) = pending {
+            let id = o["id"].as_u64().unwrap();
+            let hand = &c.view["players"][me as usize]["resources"];
+            let take = holds(hand, &o["get"]);
+            if take {
+                let since = *first_seen.entry(id).or_insert_with(Instant::now);
+                let left = reading.saturating_sub(since.elapsed());
+                if !left.is_zero() {
+                    c.collect_for(left).await;
+                    continue;
+                }
+            }
+            let kind = if take {
+                "accept_trade"
+            } else {
+                "decline_trade"
+            };
+            let rid = c.act(json!({ "type": kind, "offer": id })).await;
+            let r = c.reply(&rid).await;
+            if r["type"] == "rejected" && r["code"] == "stale_version" {
+                continue; // a bot moved meanwhile: retry at the new version
+            }
+            assert_eq!(r["type"], "accepted", "{kind} of a waiting offer: {r}");
+            answered.insert(id);
+            continue;
+        }
+
+        // Ann's own moves: roll, end the turn, opening, discards, robber.
+        let mine: Vec<Value> = c
+            .legal
+            .iter()
+            .filter(|a| !is_trade_answer(a))
+            .cloned()
+            .collect();
+        if let Some(a) = simple_choice(&mine) {
+            let rid = c.act(a).await;
+            let r = c.reply(&rid).await;
+            assert!(
+                r["type"] == "accepted" || r["code"] == "stale_version",
+                "{r}"
+            );
+            continue;
+        }
+        c.recv().await.expect("socket open");
+    }
+    let t = traded.unwrap();
+    assert!(bots.contains(&(t["maker"].as_u64().unwrap() as u8)), "{t}");
+}
