@@ -46,6 +46,16 @@ pub fn arena(
     bots: &mut [Box<dyn Bot>],
     max_turns: u32,
 ) -> Result<ArenaResult, SetupError> {
+    arena_game(options, seed, bots, max_turns).map(|(r, _)| r)
+}
+
+/// Like [`arena`], also returning the game as it ended.
+pub fn arena_game(
+    options: GameOptions,
+    seed: u64,
+    bots: &mut [Box<dyn Bot>],
+    max_turns: u32,
+) -> Result<(ArenaResult, Game), SetupError> {
     let (mut game, _) = Game::new(options, seed)?;
     let n = game.n_players();
     let mut res = ArenaResult {
@@ -54,7 +64,7 @@ pub fn arena(
         ..ArenaResult::default()
     };
     if bots.len() < n {
-        return Ok(res);
+        return Ok((res, game));
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xa4e4_a4e4_a4e4);
     let mut legal = Vec::new();
@@ -90,12 +100,12 @@ pub fn arena(
     }
     res.winner = game.winner;
     res.turns = game.turn;
-    Ok(res)
+    Ok((res, game))
 }
 
 /// A seat other than the active one that has not yet answered an open
 /// (non-counter) offer made to it.
-fn owes_answer(game: &Game) -> Option<Seat> {
+pub(crate) fn owes_answer(game: &Game) -> Option<Seat> {
     if game.phase != Phase::Action {
         return None;
     }

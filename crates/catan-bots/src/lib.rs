@@ -4,10 +4,13 @@
 //! the engine's list of legal actions for that seat. It never gets the
 //! [`catan_core::Game`], so it cannot peek at other hands or the deck.
 //!
-//! [`RandomBot`] picks uniformly; [`HeuristicBot`] plays by rules (opening by
-//! pips and mix, roads toward the best free spot, city > settlement > card,
-//! trades toward its plan, robber on the leader). [`arena`] plays a whole game
-//! between bots; `catan bots` uses it to measure the heuristic's win rate.
+//! Four levels ([`BotKind`]): [`RandomBot`] picks uniformly (for tests);
+//! [`EasyBot`] builds greedily and slips on purpose; [`HeuristicBot`]
+//! (`normal`) plays by rules (opening by pips and mix, roads toward the best
+//! free spot, city > settlement > card, trades toward its plan, robber on the
+//! leader); [`SearchBot`] (`hard`) searches ahead over games sampled from its
+//! own view ([`determinize`]). [`arena`] plays a whole game between bots;
+//! `catan bots` uses it to measure them against each other.
 //!
 //! A seat must be asked to answer offers made to it: when an offer is open,
 //! call [`Bot::choose`] for each recipient that has not answered (its legal
@@ -15,15 +18,22 @@
 
 mod arena;
 pub mod board_eval;
+pub mod ceiling;
 pub mod ctx;
+pub mod determinize;
+mod easy;
 mod heuristic;
 pub mod network;
 pub mod plan;
 mod random;
+pub mod search;
 
-pub use arena::{ArenaResult, arena};
+pub use arena::{ArenaResult, arena, arena_game};
+pub use ceiling::{point_ceiling, unwinnable};
+pub use easy::EasyBot;
 pub use heuristic::{HeuristicBot, discard_pick, opening_value};
 pub use random::RandomBot;
+pub use search::{SearchBot, SearchConfig};
 
 use catan_core::{Action, View};
 
@@ -35,20 +45,74 @@ pub trait Bot: Send {
     fn choose(&mut self, view: &View, legal: &[Action]) -> Option<Action>;
 }
 
-/// The kinds of bot a lobby can seat.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize, serde::Deserialize)]
+/// The kinds of bot a lobby can seat, weakest first.
+///
+/// Serialized in snake_case; `heuristic`, the name `normal` had before
+/// difficulty levels existed, is still read (saved games and old clients).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BotKind {
-    /// Uniformly random legal actions.
+    /// Uniformly random legal actions (for tests).
     Random,
-    /// Plays sensibly (see the heuristic module).
-    Heuristic,
+    /// Plays legally and builds greedily, with deliberate mistakes.
+    Easy,
+    /// The rule-based player (see the heuristic module).
+    #[serde(alias = "heuristic")]
+    Normal,
+    /// Searches ahead over sampled hidden information (see the search module).
+    Hard,
+}
+
+impl BotKind {
+    /// Every kind, weakest first.
+    pub const ALL: [BotKind; 4] = [
+        BotKind::Random,
+        BotKind::Easy,
+        BotKind::Normal,
+        BotKind::Hard,
+    ];
+
+    /// The kind as the protocol spells it (`"normal"`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            BotKind::Random => "random",
+            BotKind::Easy => "easy",
+            BotKind::Normal => "normal",
+            BotKind::Hard => "hard",
+        }
+    }
+
+    /// One line for people choosing a bot.
+    pub fn description(self) -> &'static str {
+        match self {
+            BotKind::Random => "makes random legal moves (for testing)",
+            BotKind::Easy => "builds greedily and makes mistakes on purpose",
+            BotKind::Normal => "plays a sound plan and trades sensibly",
+            BotKind::Hard => "thinks ahead over what it cannot see; takes up to a second a move",
+        }
+    }
+}
+
+impl std::str::FromStr for BotKind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<BotKind, String> {
+        if s == "heuristic" {
+            return Ok(BotKind::Normal);
+        }
+        BotKind::ALL
+            .into_iter()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| format!("unknown bot kind {s:?} (random, easy, normal, hard)"))
+    }
 }
 
 /// A bot of `kind` with its own seeded randomness.
 pub fn make_bot(kind: BotKind, seed: u64) -> Box<dyn Bot> {
     match kind {
         BotKind::Random => Box::new(RandomBot::new(seed)),
-        BotKind::Heuristic => Box::new(HeuristicBot::new(seed)),
+        BotKind::Easy => Box::new(EasyBot::new(seed)),
+        BotKind::Normal => Box::new(HeuristicBot::new(seed)),
+        BotKind::Hard => Box::new(SearchBot::new(seed, SearchConfig::default())),
     }
 }

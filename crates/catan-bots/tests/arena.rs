@@ -41,7 +41,7 @@ impl Bot for Checked {
 fn lineup(hero: usize, n: usize, seed: u64, kind: BotKind) -> Vec<Box<dyn Bot>> {
     (0..n)
         .map(|s| -> Box<dyn Bot> {
-            let k = if s == hero { BotKind::Heuristic } else { kind };
+            let k = if s == hero { BotKind::Normal } else { kind };
             Box::new(Checked {
                 inner: make_bot(k, seed * 10 + s as u64),
             })
@@ -85,7 +85,7 @@ fn bots_only_return_legal_actions_under_every_variant() {
 #[test]
 fn four_heuristic_bots_finish_their_games() {
     for seed in 0..25u64 {
-        let mut bots = lineup(0, 4, seed, BotKind::Heuristic);
+        let mut bots = lineup(0, 4, seed, BotKind::Normal);
         let r = arena(options(BoardMode::Random), seed, &mut bots, 1000).unwrap();
         assert!(r.finished(), "seed {seed} ran to {} turns", r.turns);
         assert!(r.turns < 400, "seed {seed} took {} turns", r.turns);
@@ -102,7 +102,7 @@ fn heuristic_beats_three_random_bots_most_of_the_time() {
         let mut bots: Vec<Box<dyn Bot>> = (0..4)
             .map(|s| {
                 let k = if s == hero {
-                    BotKind::Heuristic
+                    BotKind::Normal
                 } else {
                     BotKind::Random
                 };

@@ -229,7 +229,35 @@ pub struct AddBotReq {
 }
 
 fn default_kind() -> BotKind {
-    BotKind::Heuristic
+    BotKind::Normal
+}
+
+/// One entry of `GET /api/bot-kinds`.
+#[derive(Serialize)]
+pub struct BotKindInfo {
+    kind: BotKind,
+    description: &'static str,
+}
+
+/// `GET /api/bot-kinds` answer.
+#[derive(Serialize)]
+pub struct BotKinds {
+    kinds: Vec<BotKindInfo>,
+    default: BotKind,
+}
+
+/// The bot kinds a lobby can seat, weakest first, and the default.
+pub async fn bot_kinds() -> Json<BotKinds> {
+    Json(BotKinds {
+        kinds: BotKind::ALL
+            .into_iter()
+            .map(|kind| BotKindInfo {
+                kind,
+                description: kind.description(),
+            })
+            .collect(),
+        default: default_kind(),
+    })
 }
 
 /// `POST /api/lobbies/{id}/bots` answer.

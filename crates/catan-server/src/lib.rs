@@ -51,6 +51,7 @@ pub fn app(state: AppState) -> Router {
         .route("/lobbies/{id}/bots", post(api::add_bot))
         .route("/lobbies/{id}/bots/{seat}", delete(api::remove_bot))
         .route("/lobbies/{id}/start", post(api::start))
+        .route("/bot-kinds", get(api::bot_kinds))
         .route("/lobbies/{id}/ws", get(ws::upgrade))
         .merge(persist::saved::routes());
     let static_files = ServeDir::new(&state.config.static_dir);

@@ -49,8 +49,8 @@ async fn a_person_accepts_a_bots_offer_at_the_default_bot_speed() {
     .await;
     let (me, token) = join(srv.addr, &lobby, "Ann").await;
     let bots = [
-        add_bot(srv.addr, &lobby, "heuristic").await,
-        add_bot(srv.addr, &lobby, "heuristic").await,
+        add_bot(srv.addr, &lobby, "normal").await,
+        add_bot(srv.addr, &lobby, "normal").await,
     ];
     let mut c = Client::connect(srv.addr, &lobby.id, Some(&token)).await;
     c.until("welcome").await;

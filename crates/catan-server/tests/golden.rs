@@ -95,7 +95,7 @@ fn lobby_info(status: &str, version: u64) -> LobbyInfo {
         "seats": [
             { "seat": 0, "kind": "human", "name": "Ann", "bot": null, "connected": true },
             { "seat": 1, "kind": "human", "name": "Bob", "bot": null, "connected": false },
-            { "seat": 2, "kind": "bot", "name": "Bot 3", "bot": "heuristic", "connected": true }
+            { "seat": 2, "kind": "bot", "name": "Bot 3", "bot": "normal", "connected": true }
         ],
         "seats_taken": 3,
         "spectators": 1,

@@ -26,7 +26,7 @@ async fn finished_record_replays_and_verifies(backend: Backend) {
     assert_eq!(st, 201, "{v}");
     let lobby = v["lobby"]["id"].as_str().unwrap().to_string();
     let host = v["host_token"].as_str().unwrap().to_string();
-    for kind in ["heuristic", "random", "heuristic", "random"] {
+    for kind in ["normal", "random", "heuristic", "random"] {
         let path = format!("/api/lobbies/{lobby}/bots");
         let (st, v) = http(
             srv.addr,

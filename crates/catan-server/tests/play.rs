@@ -49,7 +49,7 @@ async fn two_humans_two_bots_play_opening_and_turns() {
     .await;
     let (s1, t1) = join(srv.addr, &lobby, "Ann").await;
     let (s2, t2) = join(srv.addr, &lobby, "Bob").await;
-    add_bot(srv.addr, &lobby, "heuristic").await;
+    add_bot(srv.addr, &lobby, "normal").await;
     add_bot(srv.addr, &lobby, "random").await;
     let mut a = Client::connect(srv.addr, &lobby.id, Some(&t1)).await;
     let mut b = Client::connect(srv.addr, &lobby.id, Some(&t2)).await;

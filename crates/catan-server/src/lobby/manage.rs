@@ -15,7 +15,9 @@ use tokio::time::Instant;
 fn bot_name(kind: BotKind, seat: Seat) -> String {
     match kind {
         BotKind::Random => format!("Random bot {}", seat.0 + 1),
-        BotKind::Heuristic => format!("Bot {}", seat.0 + 1),
+        BotKind::Easy => format!("Easy bot {}", seat.0 + 1),
+        BotKind::Normal => format!("Bot {}", seat.0 + 1),
+        BotKind::Hard => format!("Hard bot {}", seat.0 + 1),
     }
 }
 
@@ -100,7 +102,7 @@ impl LobbyActor {
                     seat,
                     occupant: SeatOccupant::Bot {
                         name: name.clone(),
-                        bot: BotKind::Heuristic,
+                        bot: BotKind::Normal,
                     },
                 };
                 let journal = self.registry.journal();
@@ -111,8 +113,8 @@ impl LobbyActor {
                 let seed = self.rng.random();
                 self.seats[seat.index()] = Slot::Bot(BotSeat {
                     name,
-                    kind: BotKind::Heuristic,
-                    bot: make_bot(BotKind::Heuristic, seed),
+                    kind: BotKind::Normal,
+                    bot: make_bot(BotKind::Normal, seed),
                 });
             }
             LobbyStatus::Finished => {

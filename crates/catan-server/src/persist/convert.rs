@@ -36,13 +36,9 @@ pub(crate) fn stored_seat(occupant: &SeatOccupant) -> StoredSeat {
     }
 }
 
-/// `"heuristic"`, `"random"`: the bot kind as the protocol spells it.
+/// `"normal"`, `"random"`, ...: the bot kind as the protocol spells it.
 fn bot_kind_name(kind: BotKind) -> String {
-    match serde_json::to_value(kind) {
-        Ok(serde_json::Value::String(s)) => s,
-        // BotKind is a unit enum: it always serializes to a string.
-        _ => format!("{kind:?}").to_lowercase(),
-    }
+    kind.name().to_string()
 }
 
 /// The journal's occupant for a stored seat.
@@ -217,7 +213,7 @@ mod tests {
                     seat: Seat(1),
                     occupant: SeatOccupant::Bot {
                         name: "H".into(),
-                        bot: BotKind::Heuristic,
+                        bot: BotKind::Normal,
                     },
                 },
             ],
@@ -231,7 +227,7 @@ mod tests {
             g.seats[0].token_hash.as_deref(),
             Some("ab".repeat(32).as_str())
         );
-        assert_eq!(g.seats[1].bot.as_deref(), Some("heuristic"));
+        assert_eq!(g.seats[1].bot.as_deref(), Some("normal"));
         assert_eq!(g.seats[2].bot.as_deref(), Some("random"));
         assert!(g.opener.is_some());
         assert_eq!(g.commitment(), catan_core::record::commitment(77, "abc"));
@@ -255,5 +251,26 @@ mod tests {
             token_hash: None,
         };
         assert!(occupant(&bad).is_err());
+    }
+
+    #[test]
+    fn games_saved_before_difficulty_levels_load_their_heuristic_bots_as_normal() {
+        let old = StoredSeat {
+            name: "Bot 2".into(),
+            bot: Some("heuristic".into()),
+            token_hash: None,
+        };
+        assert_eq!(
+            occupant(&old).unwrap(),
+            SeatOccupant::Bot {
+                name: "Bot 2".into(),
+                bot: BotKind::Normal
+            }
+        );
+        let unknown = StoredSeat {
+            bot: Some("grandmaster".into()),
+            ..old
+        };
+        assert!(occupant(&unknown).is_err());
     }
 }

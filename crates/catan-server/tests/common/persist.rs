@@ -231,7 +231,7 @@ pub async fn started_lobby(
             "POST",
             &format!("/api/lobbies/{id}/bots"),
             Some(&host),
-            Some(json!({ "kind": "heuristic" })),
+            Some(json!({ "kind": "normal" })),
         )
         .await;
         assert_eq!(st, 200, "{v}");
@@ -290,7 +290,7 @@ impl Player {
             legal: Vec::new(),
             lobby: Value::Null,
             over: None,
-            bot: make_bot(BotKind::Heuristic, u64::from(seat.map_or(9, |s| s.0))),
+            bot: make_bot(BotKind::Normal, u64::from(seat.map_or(9, |s| s.0))),
             next_id: 0,
             pending: None,
             wait_for: 0,
