@@ -43,6 +43,12 @@ pub trait Bot: Send {
     /// when `legal` is empty. It may also return an action not in `legal`
     /// (for example a trade offer); the engine refuses it if it is illegal.
     fn choose(&mut self, view: &View, legal: &[Action]) -> Option<Action>;
+
+    /// Whether a decision may take long (a search): a server then runs it
+    /// off the thread that serves the game.
+    fn thinks_long(&self) -> bool {
+        false
+    }
 }
 
 /// The kinds of bot a lobby can seat, weakest first.

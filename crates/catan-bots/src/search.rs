@@ -237,6 +237,10 @@ pub fn value(game: &Game, me: Seat) -> f64 {
 }
 
 impl Bot for SearchBot {
+    fn thinks_long(&self) -> bool {
+        true
+    }
+
     fn choose(&mut self, view: &View, legal: &[Action]) -> Option<Action> {
         if legal.is_empty() {
             return None;

@@ -72,7 +72,12 @@ fn every_level_answers_legally_in_whole_games() {
             ..GameOptions::default()
         },
     ];
-    for kind in [BotKind::Random, BotKind::Easy, BotKind::Normal, BotKind::Hard] {
+    for kind in [
+        BotKind::Random,
+        BotKind::Easy,
+        BotKind::Normal,
+        BotKind::Hard,
+    ] {
         // The search bot is slow in a debug build: fewer games.
         let seeds = if kind == BotKind::Hard { 1 } else { 8 };
         for (v, opts) in variants.iter().enumerate() {

@@ -40,6 +40,14 @@ pub struct Config {
     /// was made to, unless all of them answer sooner.
     #[arg(long, env = "CATAN_BOT_OFFER_WAIT_MS", default_value_t = 15_000)]
     pub bot_offer_wait_ms: u64,
+    /// Wall-time think budget per decision of a `hard` bot (it thinks off
+    /// the lobby actor, on a pool of one thread per core).
+    #[arg(long, env = "CATAN_BOT_THINK_MS", default_value_t = 800)]
+    pub bot_think_ms: u64,
+    /// Most playouts per decision of a `hard` bot (whichever of this and
+    /// the think budget comes first ends its search).
+    #[arg(long, env = "CATAN_BOT_THINK_PLAYOUTS", default_value_t = 1200)]
+    pub bot_think_playouts: u32,
     /// How long a disconnected player the game waits for is given before a
     /// stand-in acts for them (with or without a turn timer).
     #[arg(long, env = "CATAN_TURN_GRACE_MS", default_value_t = 30_000)]
@@ -94,6 +102,8 @@ impl Default for Config {
             allowed_origins: Vec::new(),
             bot_delay_ms: 800,
             bot_offer_wait_ms: 15_000,
+            bot_think_ms: 800,
+            bot_think_playouts: 1200,
             turn_grace_ms: 30_000,
             lobby_idle_ms: 600_000,
             max_lobbies_per_client: 5,

@@ -13,7 +13,7 @@ async fn full_bot_game_with_spectator() {
         json!({ "name": "Bots", "options": { "players": 4, "vp_target": 8 }, "bot_delay_ms": 0 }),
     )
     .await;
-    for kind in ["random", "normal", "random", "heuristic"] {
+    for kind in ["random", "normal", "easy", "heuristic"] {
         add_bot(srv.addr, &lobby, kind).await;
     }
     let mut spec = Client::connect(srv.addr, &lobby.id, None).await;

@@ -75,6 +75,8 @@ pub struct LobbyActor {
     pub(super) backoff_until: Option<Instant>,
     /// When each open trade offer was made (a bot's offer waits for people).
     pub(super) offer_clock: super::offer_wait::OfferClock,
+    /// Decisions of bots thinking off the actor (`think`).
+    pub(super) thinking: super::think::Thinking,
     rx: mpsc::Receiver<Command>,
 }
 
@@ -102,6 +104,7 @@ impl LobbyActor {
             bot_due: None,
             backoff_until: None,
             offer_clock: Default::default(),
+            thinking: Default::default(),
             rx,
         };
         actor.publish();
@@ -124,6 +127,7 @@ impl LobbyActor {
                     Some(cmd) => self.handle(cmd).await,
                     None => break,
                 },
+                Some(d) = self.thinking.next() => self.on_decision(d).await,
                 _ = sleep_until(deadline) => self.on_timer().await,
             }
             if self.expired(Instant::now()) {

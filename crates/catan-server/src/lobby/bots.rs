@@ -47,6 +47,11 @@ impl LobbyActor {
     /// Sets when the next bot move is due: after the lobby's delay, or once
     /// people have had time to answer the bot's offer (`offer_wait`).
     pub(super) fn schedule_bots(&mut self) {
+        if self.thinking.busy.is_some() {
+            // A decision is under way; its return schedules the next move.
+            self.bot_due = None;
+            return;
+        }
         let Some(seat) = self.pending_bot() else {
             self.bot_due = None;
             return;
@@ -142,14 +147,34 @@ impl LobbyActor {
         let Some(run) = &self.run else { return };
         let view = run.game.view(Viewer::Seat(seat));
         let legal = run.game.legal_actions(seat);
-        let choice = match self.seats.get_mut(seat.index()) {
-            Some(Slot::Bot(b)) => b.bot.choose(&view, &legal),
-            _ => None,
+        if legal.is_empty() {
+            tracing::error!(seat = seat.0, "bot has nothing to do while awaited");
+            self.bot_due = None;
+            return;
+        }
+        let Some(Slot::Bot(b)) = self.seats.get_mut(seat.index()) else {
+            return;
         };
+        if b.bot.thinks_long() {
+            // Its decision comes back as a message (`think`).
+            self.think_off_actor(seat, view, legal);
+            return;
+        }
+        let choice = b.bot.choose(&view, &legal);
+        self.act_for_bot(seat, choice, legal).await;
+    }
+
+    /// Plays a bot's choice for `seat` (a random legal action if it has none
+    /// or the engine refuses it).
+    pub(super) async fn act_for_bot(
+        &mut self,
+        seat: Seat,
+        choice: Option<Action>,
+        legal: Vec<Action>,
+    ) {
         let action = match choice {
             Some(a) => a,
             None if legal.is_empty() => {
-                tracing::error!(seat = seat.0, "bot has nothing to do while awaited");
                 self.bot_due = None;
                 return;
             }

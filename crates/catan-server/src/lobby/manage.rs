@@ -3,10 +3,11 @@
 use super::CloseReason;
 use super::actor::{BotSeat, Human, LobbyActor, Running, Slot};
 use super::info::{LobbyInfo, LobbyStatus, clean_name};
+use super::think::server_bot;
 use crate::error::Refusal;
 use crate::journal::{GameStart, SeatOccupant, SeatRecord};
 use crate::token::TokenHash;
-use catan_bots::{BotKind, make_bot};
+use catan_bots::BotKind;
 use catan_core::record::{SeedReveal, random_salt};
 use catan_core::{Game, Seat};
 use rand::Rng;
@@ -114,7 +115,7 @@ impl LobbyActor {
                 self.seats[seat.index()] = Slot::Bot(BotSeat {
                     name,
                     kind: BotKind::Normal,
-                    bot: make_bot(BotKind::Normal, seed),
+                    bot: server_bot(BotKind::Normal, seed, self.registry.config()),
                 });
             }
             LobbyStatus::Finished => {
@@ -145,7 +146,7 @@ impl LobbyActor {
         self.seats[seat.index()] = Slot::Bot(BotSeat {
             name: bot_name(kind, seat),
             kind,
-            bot: make_bot(kind, seed),
+            bot: server_bot(kind, seed, self.registry.config()),
         });
         self.lobby_changed();
         // A bot is always present: say so, as a joining person's socket would.

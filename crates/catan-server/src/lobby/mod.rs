@@ -12,6 +12,7 @@ mod manage;
 mod offer_wait;
 mod play;
 pub mod resume;
+mod think;
 
 use crate::error::Refusal;
 use crate::protocol::ClientMsg;

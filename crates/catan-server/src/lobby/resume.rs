@@ -3,10 +3,10 @@
 
 use super::LobbyHandle;
 use super::actor::{BotSeat, Human, LobbyActor, Running, Slot};
+use super::think::server_bot;
 use crate::journal::{GameRecord, SeatOccupant};
 use crate::registry::Registry;
 use crate::token::{Token, TokenHash};
-use catan_bots::make_bot;
 use catan_core::Game;
 use catan_core::record::SeedReveal;
 use rand::Rng;
@@ -55,7 +55,7 @@ impl LobbyActor {
                 SeatOccupant::Bot { name, bot } => Slot::Bot(BotSeat {
                     name: name.clone(),
                     kind: *bot,
-                    bot: make_bot(*bot, actor.rng.random()),
+                    bot: server_bot(*bot, actor.rng.random(), actor.registry.config()),
                 }),
             };
             let Some(target) = actor.seats.get_mut(s.seat.index()) else {
