@@ -16,6 +16,7 @@ pub mod ratelimit;
 pub mod registry;
 pub mod standin;
 pub mod state;
+pub mod strict;
 pub mod token;
 pub mod ws;
 

@@ -2,7 +2,7 @@
 //! how many lobbies exist and how many one client created.
 
 use crate::config::Config;
-use crate::error::Refusal;
+use crate::error::{Code, Refusal};
 use crate::journal::{GameRecord, Journal};
 use crate::lobby::LobbyHandle;
 use crate::lobby::actor::LobbyActor;
@@ -78,7 +78,7 @@ impl Registry {
         let mut map = self.write();
         if map.len() >= cfg.max_lobbies {
             return Err(Refusal::new(
-                "server_busy",
+                Code::ServerBusy,
                 "the server has as many lobbies as it can hold; try later",
             ));
         }
@@ -86,7 +86,7 @@ impl Registry {
             let mine = map.values().filter(|e| e.owner == Some(ip)).count();
             if mine >= cfg.max_lobbies_per_client {
                 return Err(Refusal::new(
-                    "too_many_lobbies",
+                    Code::TooManyLobbies,
                     format!(
                         "you already have {mine} open lobbies (at most {})",
                         cfg.max_lobbies_per_client

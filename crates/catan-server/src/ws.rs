@@ -7,7 +7,7 @@
 
 use crate::api::{ClientIp, lobby};
 use crate::config::MAX_WS_MESSAGE;
-use crate::error::Refusal;
+use crate::error::{Code, Refusal};
 use crate::lobby::{CloseReason, ConnId, ConnectRequest, LobbyHandle};
 use crate::protocol::{ClientMsg, PROTOCOL_VERSION, ServerMsg, parse_client};
 use crate::ratelimit::{RateLimiter, Verdict};
@@ -37,7 +37,7 @@ pub async fn upgrade(
         if !origin.is_some_and(|o| st.config.allowed_origins.iter().any(|a| a == o)) {
             tracing::info!(?ip, ?origin, "WebSocket refused: origin not allowed");
             return Err(Refusal::new(
-                "origin_not_allowed",
+                Code::OriginNotAllowed,
                 "this page's origin may not open game sockets",
             ));
         }
@@ -130,7 +130,7 @@ impl Reader {
                     socket,
                     &ServerMsg::rejected(
                         None,
-                        "bad_json",
+                        Code::BadJson,
                         "binary frames are not supported; send JSON text",
                     ),
                 )
@@ -161,7 +161,7 @@ impl Reader {
             Verdict::Limited => {
                 send(
                     socket,
-                    &ServerMsg::rejected(None, "rate_limited", "too many messages; slow down"),
+                    &ServerMsg::rejected(None, Code::RateLimited, "too many messages; slow down"),
                 )
                 .await;
                 Charge::Dropped
@@ -217,7 +217,7 @@ async fn serve(mut socket: WebSocket, handle: LobbyHandle, st: AppState, conn: C
                         &mut socket,
                         &ServerMsg::rejected(
                             None,
-                            "unsupported_protocol",
+                            Code::UnsupportedProtocol,
                             format!("this server speaks protocol {PROTOCOL_VERSION}"),
                         ),
                     )
@@ -231,7 +231,7 @@ async fn serve(mut socket: WebSocket, handle: LobbyHandle, st: AppState, conn: C
                 let id = other.id().map(str::to_string);
                 send(
                     &mut socket,
-                    &ServerMsg::rejected(id, "hello_required", "send hello first"),
+                    &ServerMsg::rejected(id, Code::HelloRequired, "send hello first"),
                 )
                 .await;
             }
@@ -255,7 +255,7 @@ async fn serve(mut socket: WebSocket, handle: LobbyHandle, st: AppState, conn: C
     };
     drop(token);
     if let Err(e) = handle.connect(req).await {
-        send(&mut socket, &ServerMsg::rejected(None, &e.code, e.message)).await;
+        send(&mut socket, &ServerMsg::rejected(None, e.code, e.message)).await;
         close(&mut socket, codes::BAD_HELLO, "connection refused").await;
         return;
     }

@@ -262,3 +262,49 @@ async fn shutdown_closes_sockets_with_a_reason() {
         Closed::Frame(1001, "server shutting down".into())
     );
 }
+
+/// HTTP bodies follow the WebSocket's policy: unknown fields at any depth
+/// and arrays where an object is documented are `bad_json`, and nothing is
+/// created (before, `"options": [4]` made a lobby).
+#[tokio::test]
+async fn http_bodies_refuse_stray_fields_and_arrays() {
+    let srv = start(test_config()).await;
+    let a = srv.addr;
+    for body in [
+        json!({ "name": "x", "options": [4] }),
+        json!({ "name": "x", "options": { "players": 4, "speed": 2 } }),
+        json!({ "name": "x", "turn_timer": [true, 60] }),
+        json!({ "name": "x", "turn_timer": { "enabled": true, "seconds": 60, "x": 1 } }),
+        json!([{ "name": "x" }]),
+    ] {
+        let (s, v) = http(a, "POST", "/api/lobbies", None, Some(body.clone())).await;
+        assert_eq!(
+            (s, v["error"]["code"].as_str()),
+            (400, Some("bad_json")),
+            "{body}"
+        );
+    }
+    let (_, list) = http(a, "GET", "/api/lobbies", None, None).await;
+    assert_eq!(list["lobbies"].as_array().unwrap().len(), 0);
+
+    let lobby = create_lobby(a, json!({ "name": "ok" })).await;
+    let path = format!("/api/lobbies/{}/join", lobby.id);
+    let (s, v) = http(
+        a,
+        "POST",
+        &path,
+        None,
+        Some(json!({ "name": "Ann", "seat": [0] })),
+    )
+    .await;
+    assert_eq!((s, v["error"]["code"].as_str()), (400, Some("bad_json")));
+    let (s, _) = http(
+        a,
+        "POST",
+        &path,
+        None,
+        Some(json!({ "name": "Ann", "seat": null })),
+    )
+    .await;
+    assert_eq!(s, 200);
+}

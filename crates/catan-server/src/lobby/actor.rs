@@ -8,7 +8,7 @@
 use super::conns::Conns;
 use super::info::{LobbyInfo, LobbySettings, LobbyStatus, SeatInfo, SeatKind};
 use super::{CloseReason, Command, ConnectRequest, LOBBY_QUEUE, LobbyHandle};
-use crate::error::Refusal;
+use crate::error::{Code, Refusal};
 use crate::protocol::{PROTOCOL_VERSION, SeatPresence, ServerMsg};
 use crate::registry::Registry;
 use crate::token::TokenHash;
@@ -332,14 +332,14 @@ impl LobbyActor {
         let viewer = match req.token {
             Some(hash) => {
                 let seat = self.seat_of(&hash).ok_or_else(|| {
-                    Refusal::new("invalid_token", "no seat in this lobby has that token")
+                    Refusal::new(Code::InvalidToken, "no seat in this lobby has that token")
                 })?;
                 Viewer::Seat(seat)
             }
             None => {
                 if self.conns.spectators() >= self.registry.config().max_spectators {
                     return Err(Refusal::new(
-                        "spectators_full",
+                        Code::SpectatorsFull,
                         "this lobby has as many spectators as it allows",
                     ));
                 }

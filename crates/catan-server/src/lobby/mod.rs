@@ -12,7 +12,7 @@ mod manage;
 mod play;
 pub mod resume;
 
-use crate::error::Refusal;
+use crate::error::{Code, Refusal};
 use crate::protocol::ClientMsg;
 use crate::token::TokenHash;
 use axum::extract::ws::Utf8Bytes;
@@ -130,7 +130,7 @@ pub struct LobbyHandle {
 }
 
 fn gone() -> Refusal {
-    Refusal::new("lobby_not_found", "this lobby no longer exists")
+    Refusal::new(Code::LobbyNotFound, "this lobby no longer exists")
 }
 
 impl LobbyHandle {
@@ -148,7 +148,7 @@ impl LobbyHandle {
             Ok(Ok(())) => Ok(()),
             Ok(Err(_)) => Err(gone()),
             Err(_) => Err(Refusal::new(
-                "server_busy",
+                Code::ServerBusy,
                 "the lobby is too busy; try again",
             )),
         }
@@ -161,7 +161,7 @@ impl LobbyHandle {
             Ok(Ok(r)) => r,
             Ok(Err(_)) => Err(gone()),
             Err(_) => Err(Refusal::new(
-                "server_busy",
+                Code::ServerBusy,
                 "the lobby did not answer in time",
             )),
         }
