@@ -174,6 +174,8 @@ impl LobbyActor {
             }
             Command::Disconnect { conn } => self.disconnect(conn),
             Command::Client { conn, msg } => self.on_client(conn, msg).await,
+            Command::Reply { conn, msg } => self.conns.reply(conn, &msg),
+            Command::Close { conn, reason } => self.conns.kick(conn, reason),
         }
         self.after_sends();
     }

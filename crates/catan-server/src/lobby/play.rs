@@ -31,7 +31,7 @@ impl LobbyActor {
         };
         let (viewer, token) = (c.viewer, c.token);
         match msg {
-            ClientMsg::Hello { .. } => self.conns.send(
+            ClientMsg::Hello { .. } => self.conns.reply(
                 conn,
                 &ServerMsg::rejected(
                     None,
@@ -42,7 +42,7 @@ impl LobbyActor {
             ClientMsg::Resync { id } => {
                 self.send_game_state(conn);
                 let version = self.version();
-                self.conns.send(conn, &ServerMsg::Accepted { id, version });
+                self.conns.reply(conn, &ServerMsg::Accepted { id, version });
             }
             ClientMsg::Chat { id, text } => {
                 let r = self.chat(viewer, &text);
@@ -53,7 +53,7 @@ impl LobbyActor {
                     },
                     Err(e) => ServerMsg::rejected(Some(id), e.code, e.message),
                 };
-                self.conns.send(conn, &reply);
+                self.conns.reply(conn, &reply);
             }
             ClientMsg::Action {
                 id,
@@ -65,7 +65,7 @@ impl LobbyActor {
                 if let Err(e) = r.await {
                     tracing::debug!(conn, code = %e.code, "action refused");
                     self.conns
-                        .send(conn, &ServerMsg::rejected(Some(id), e.code, e.message));
+                        .reply(conn, &ServerMsg::rejected(Some(id), e.code, e.message));
                 }
             }
         }
@@ -204,7 +204,7 @@ impl LobbyActor {
             tracing::info!(seat = seat.0, action = action.kind(), "stand-in acted");
         }
         if let Some((conn, id)) = ack {
-            self.conns.send(
+            self.conns.reply(
                 conn,
                 &ServerMsg::Accepted {
                     id: id.to_string(),
