@@ -131,3 +131,28 @@ async fn a_peer_that_stops_reading_is_dropped_and_others_play_on() {
     seat0.until("snapshot").await;
     assert!(watcher.closed.is_none());
 }
+
+/// Sockets that have not said hello are capped: one over the cap is refused
+/// with 503 before the upgrade, and a hello frees its place.
+#[tokio::test]
+async fn sockets_before_hello_are_capped() {
+    let cfg = catan_server::Config {
+        max_unauthenticated: 2,
+        ..test_config()
+    };
+    let srv = start(cfg).await;
+    let lobby = create_lobby(srv.addr, json!({ "name": "cap" })).await;
+    let url = format!("ws://{}/api/lobbies/{}/ws", srv.addr, lobby.id);
+    let mut a = Client::open(srv.addr, &lobby.id).await;
+    let _b = Client::open(srv.addr, &lobby.id).await;
+    match tokio_tungstenite::connect_async(url.clone()).await {
+        Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => {
+            assert_eq!(resp.status(), 503);
+        }
+        other => panic!("a third silent socket was let in: {:?}", other.map(|_| ())),
+    }
+    a.send(json!({ "type": "hello", "protocol": 1 })).await;
+    a.until("welcome").await;
+    let c = tokio_tungstenite::connect_async(url).await;
+    assert!(c.is_ok(), "a hello did not free its place");
+}
