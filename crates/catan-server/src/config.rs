@@ -92,6 +92,12 @@ pub struct Config {
     /// HTTP POST requests one client address may make in a burst.
     #[arg(long, env = "CATAN_HTTP_RATE_BURST", default_value_t = 30)]
     pub http_rate_burst: u32,
+    /// Fault injection for the tests of panic isolation: a lobby whose chat
+    /// receives exactly this line panics. No flag or variable sets it, so a
+    /// running server cannot be made to use it; only code that builds a
+    /// `Config` (the tests) can.
+    #[arg(skip)]
+    pub panic_on_chat: Option<String>,
 }
 
 impl Default for Config {

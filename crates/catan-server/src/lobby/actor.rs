@@ -128,7 +128,6 @@ impl LobbyActor {
                 break;
             }
         }
-        self.registry.remove(self.id);
         self.conns.close_all(CloseReason::LOBBY_CLOSED);
         tracing::info!("lobby actor stopped");
     }

@@ -192,6 +192,11 @@ impl LobbyHandle {
         self.id
     }
 
+    /// Whether the lobby's task has ended (nothing sent to it is handled).
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+
     async fn send(&self, cmd: Command) -> Result<(), Refusal> {
         match tokio::time::timeout(SEND_TIMEOUT, self.tx.send(cmd)).await {
             Ok(Ok(())) => Ok(()),

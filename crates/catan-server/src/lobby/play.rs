@@ -83,6 +83,9 @@ impl LobbyActor {
             ));
         };
         let text = text.trim();
+        if self.registry.config().panic_on_chat.as_deref() == Some(text) {
+            panic!("fault injection: chat line {text:?}");
+        }
         if text.is_empty() {
             return Err(Refusal::new(Code::EmptyChat, "say something"));
         }

@@ -437,6 +437,23 @@ impl Player {
         }
     }
 
+    /// Reads until the socket ends; returns the close code (`None` when it
+    /// ended without a close frame).
+    pub async fn closed_with(&mut self) -> Option<u16> {
+        loop {
+            match tokio::time::timeout(WAIT, self.ws.next()).await {
+                Err(_) => panic!("seat {:?}: socket still open after {WAIT:?}", self.seat),
+                Ok(Some(Ok(Message::Close(f)))) => return f.map(|f| f.code.into()),
+                Ok(Some(Ok(Message::Text(t)))) => {
+                    let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                    self.track(&v);
+                }
+                Ok(Some(Ok(_))) => {}
+                Ok(_) => return None,
+            }
+        }
+    }
+
     /// Asks for a fresh snapshot; returns it.
     pub async fn resync(&mut self) -> Value {
         self.send(json!({ "type": "resync", "id": "resync" })).await;
