@@ -28,22 +28,12 @@ impl FromRequestParts<AppState> for ClientIp {
     type Rejection = Refusal;
 
     async fn from_request_parts(parts: &mut Parts, st: &AppState) -> Result<Self, Refusal> {
-        if st.config.trust_forwarded_for
-            && let Some(ip) = parts
-                .headers
-                .get("x-forwarded-for")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.split(',').next())
-                .and_then(|v| v.trim().parse().ok())
-        {
-            return Ok(ClientIp(Some(ip)));
-        }
-        Ok(ClientIp(
-            parts
-                .extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map(|c| c.0.ip()),
-        ))
+        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>();
+        Ok(ClientIp(crate::http_limits::client_ip(
+            &parts.headers,
+            peer,
+            st.config.trust_forwarded_for,
+        )))
     }
 }
 

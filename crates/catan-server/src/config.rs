@@ -87,8 +87,8 @@ pub struct Config {
     pub http_timeout_ms: u64,
     /// HTTP POST requests (create, join, leave, bots, start) per second one
     /// client address may make, sustained.
-    #[arg(long, env = "CATAN_HTTP_RATE_PER_SEC", default_value_t = 2)]
-    pub http_rate_per_sec: u64,
+    #[arg(long, env = "CATAN_HTTP_RATE_PER_SEC", default_value_t = 2.0)]
+    pub http_rate_per_sec: f64,
     /// HTTP POST requests one client address may make in a burst.
     #[arg(long, env = "CATAN_HTTP_RATE_BURST", default_value_t = 30)]
     pub http_rate_burst: u32,

@@ -92,6 +92,8 @@ pub enum Code {
     EmptyChat,
     /// A chat line over the length limit.
     ChatTooLong,
+    /// An HTTP request (its body included) did not arrive in time.
+    RequestTimeout,
     /// A bug on the server's side; nothing changed.
     Internal,
     /// The rules engine refused the action (its own code).
@@ -120,6 +122,7 @@ impl Code {
             ServerBusy | StorageUnavailable | ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
             LobbyFull | SeatTaken | AlreadyStarted | NotReady | GameNotStarted | NotABot
             | SpectatorsFull | GameNotFinished | StaleVersion => StatusCode::CONFLICT,
+            RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             Internal => StatusCode::INTERNAL_SERVER_ERROR,
             BadJson | BadQuery | UnknownType | UnsupportedProtocol | HelloRequired
             | AlreadyConnected | InvalidName | InvalidOptions | NotYourSeat | EmptyChat

@@ -17,6 +17,8 @@ pub struct AppState {
     /// The game store behind the saved-games endpoints (`None`: games live
     /// in memory only).
     pub store: Option<catan_store::Store>,
+    /// The per-address limit on HTTP POST requests.
+    pub post_limiter: crate::http_limits::PostLimiter,
     shutdown: Arc<watch::Sender<bool>>,
     next_conn: Arc<AtomicU64>,
     unauthenticated: Arc<Semaphore>,
@@ -39,6 +41,7 @@ impl AppState {
         let (tx, _) = watch::channel(false);
         AppState {
             registry: Registry::new(config.clone(), journal),
+            post_limiter: crate::http_limits::post_limiter(&config),
             config: config.clone(),
             store: None,
             unauthenticated: Arc::new(Semaphore::new(config.max_unauthenticated)),

@@ -484,6 +484,8 @@ pub async fn start_in_process_with(
         rate_per_sec: 1000.0,
         rate_burst: 1000,
         conn_queue: 100_000,
+        http_rate_per_sec: 100_000.0,
+        http_rate_burst: 100_000,
         ..catan_server::Config::default()
     };
     edit(&mut config);
@@ -532,6 +534,8 @@ impl ServerProcess {
             .env("CATAN_BOT_DELAY_MS", "0")
             .env("CATAN_RATE_PER_SEC", "1000")
             .env("CATAN_RATE_BURST", "1000")
+            .env("CATAN_HTTP_RATE_PER_SEC", "100000")
+            .env("CATAN_HTTP_RATE_BURST", "100000")
             .env("CATAN_STATIC_DIR", db.dir.join("no-web"))
             .env("RUST_LOG", "info")
             .stdout(Stdio::from(out.try_clone().unwrap()))
