@@ -63,6 +63,9 @@ export default defineConfig({
       // Every test creates lobbies from 127.0.0.1, and a game that ends
       // early makes the card test start another: more than the default 5.
       CATAN_MAX_LOBBIES_PER_CLIENT: '50',
+      // The tests make many lobbies and joins from one address quickly.
+      CATAN_HTTP_RATE_PER_SEC: '1000',
+      CATAN_HTTP_RATE_BURST: '1000',
       RUST_LOG: process.env.RUST_LOG || 'warn',
     },
   },

@@ -3,7 +3,7 @@
 
 use crate::board_eval::{BoardEval, Production};
 use catan_core::geometry::{bits64, geo};
-use catan_core::{PlayerView, ResourceSet, Seat, View, Viewer};
+use catan_core::{PhaseName, PlayerView, ResourceSet, Seat, View, Viewer};
 
 /// What one decision knows, all from the seat's own view.
 pub struct Ctx<'a> {
@@ -111,7 +111,7 @@ impl<'a> Ctx<'a> {
 
     /// Whether this is still the opening placement.
     pub fn opening(&self) -> bool {
-        self.view.phase == "opening"
+        self.view.phase == PhaseName::Opening
     }
 
     /// Points a seat shows (hidden cards excluded, except the bot's own).

@@ -13,7 +13,8 @@
 use catan_core::geometry::geo;
 use catan_core::state::{BANK_EACH, CITIES, ROADS, SETTLEMENTS};
 use catan_core::{
-    BoardMode, DevCard, DevCards, Game, Phase, Player, Resource, ResourceSet, Seat, View, Viewer,
+    BoardMode, DevCard, DevCards, Game, Phase, PhaseName, Player, Resource, ResourceSet, Seat,
+    View, Viewer,
 };
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -107,8 +108,8 @@ pub fn sample_game<R: Rng>(view: &View, rng: &mut R) -> Result<Game, NotDetermin
 
 /// The engine phase the view's phase name stands for.
 fn phase(view: &View, n: usize) -> Result<Phase, NotDeterminizable> {
-    Ok(match view.phase.as_str() {
-        "opening" => {
+    Ok(match view.phase {
+        PhaseName::Opening => {
             let placed: usize = view
                 .players
                 .iter()
@@ -123,11 +124,11 @@ fn phase(view: &View, n: usize) -> Result<Phase, NotDeterminizable> {
                 settlement: view.opening_settlement,
             }
         }
-        "pre_roll" => Phase::PreRoll,
-        "discard" => Phase::Discard,
-        "move_robber" => Phase::MoveRobber,
-        "action" => Phase::Action,
-        _ => return Err(NotDeterminizable("the game is not running")),
+        PhaseName::PreRoll => Phase::PreRoll,
+        PhaseName::Discard => Phase::Discard,
+        PhaseName::MoveRobber => Phase::MoveRobber,
+        PhaseName::Action => Phase::Action,
+        PhaseName::Finished => return Err(NotDeterminizable("the game is over")),
     })
 }
 

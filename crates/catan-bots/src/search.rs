@@ -18,7 +18,7 @@ use crate::arena::owes_answer;
 use crate::determinize::sample_game;
 use crate::{Bot, HeuristicBot};
 use catan_core::playout::seat_to_act;
-use catan_core::{Action, Game, Phase, Seat, View, Viewer};
+use catan_core::{Action, Game, Phase, PhaseName, Seat, View, Viewer};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -92,7 +92,11 @@ impl SearchBot {
         rest.dedup();
         rest.shuffle(&mut self.rng);
         // Big families (discards, road pairs) get a few representatives.
-        let family_cap = if view.phase == "discard" { 6 } else { 4 };
+        let family_cap = if view.phase == PhaseName::Discard {
+            6
+        } else {
+            4
+        };
         let mut road_pairs = 0;
         for a in rest {
             if out.len() >= self.config.max_candidates {

@@ -228,7 +228,7 @@ pub(crate) mod tests {
         assert!(out.ok);
         assert_eq!(out.step, record.actions.len());
         assert_eq!(out.state, game.check_state());
-        assert_eq!(out.state.phase, "finished");
+        assert_eq!(out.state.phase, catan_core::PhaseName::Finished);
     }
 
     #[test]
@@ -245,7 +245,7 @@ pub(crate) mod tests {
         }
         assert_eq!(out.state, game.check_state());
         let zero = replay_record(&record, Some(0), |_| {}).unwrap();
-        assert_eq!(zero.state.phase, "opening");
+        assert_eq!(zero.state.phase, catan_core::PhaseName::Opening);
     }
 
     #[test]

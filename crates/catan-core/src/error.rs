@@ -4,8 +4,20 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Stable machine-readable reasons for refusing an action.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Debug,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::EnumIter,
+)]
 #[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum ErrorCode {
     /// The game has ended.
     GameOver,
@@ -74,42 +86,9 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
-    /// The snake_case code.
+    /// The snake_case code (the same spelling as serde's, pinned by a test).
     pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorCode::GameOver => "game_over",
-            ErrorCode::InvalidSeat => "invalid_seat",
-            ErrorCode::NotYourTurn => "not_your_turn",
-            ErrorCode::WrongPhase => "wrong_phase",
-            ErrorCode::InvalidVertex => "invalid_vertex",
-            ErrorCode::InvalidEdge => "invalid_edge",
-            ErrorCode::InvalidHex => "invalid_hex",
-            ErrorCode::Occupied => "occupied",
-            ErrorCode::DistanceRule => "distance_rule",
-            ErrorCode::NotConnected => "not_connected",
-            ErrorCode::InsufficientResources => "insufficient_resources",
-            ErrorCode::NoPiecesLeft => "no_pieces_left",
-            ErrorCode::NotYourSettlement => "not_your_settlement",
-            ErrorCode::DeckEmpty => "deck_empty",
-            ErrorCode::DevCardAlreadyPlayed => "dev_card_already_played",
-            ErrorCode::NoSuchCard => "no_such_card",
-            ErrorCode::CardBoughtThisTurn => "card_bought_this_turn",
-            ErrorCode::RobberMustMove => "robber_must_move",
-            ErrorCode::FriendlyRobber => "friendly_robber",
-            ErrorCode::InvalidVictim => "invalid_victim",
-            ErrorCode::VictimRequired => "victim_required",
-            ErrorCode::WrongDiscardCount => "wrong_discard_count",
-            ErrorCode::NoDiscardOwed => "no_discard_owed",
-            ErrorCode::BankShortage => "bank_shortage",
-            ErrorCode::InvalidTrade => "invalid_trade",
-            ErrorCode::OfferNotFound => "offer_not_found",
-            ErrorCode::NotOfferedToYou => "not_offered_to_you",
-            ErrorCode::NotAccepted => "not_accepted",
-            ErrorCode::NotOfferMaker => "not_offer_maker",
-            ErrorCode::TradingAfterBuilding => "trading_after_building",
-            ErrorCode::TooManyItems => "too_many_items",
-            ErrorCode::InvalidInvention => "invalid_invention",
-        }
+        self.into()
     }
 }
 
@@ -150,4 +129,18 @@ macro_rules! refuse {
     ($code:ident, $($arg:tt)*) => {
         return Err($crate::error::ActionError::new($crate::error::ErrorCode::$code, format!($($arg)*)))
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use strum::IntoEnumIterator;
+
+    #[test]
+    fn codes_are_spelled_as_serde_spells_them() {
+        for code in ErrorCode::iter() {
+            let wire = serde_json::to_value(code).expect("serialize");
+            assert_eq!(wire, serde_json::Value::from(code.as_str()), "{code:?}");
+        }
+    }
 }

@@ -34,5 +34,5 @@ pub use options::{BoardMode, GameOptions};
 pub use per_seat::PerSeat;
 pub use resource::{DevCard, DevCards, Resource, ResourceSet};
 pub use scenario::{CheckOutput, Scenario, run_scenario};
-pub use state::{Game, Phase, Player};
+pub use state::{Game, Phase, PhaseName, Player};
 pub use view::{PlayerView, View};

@@ -11,7 +11,7 @@ use crate::game::SetupError;
 use crate::ids::{EdgeId, HexId, Seat, VertexId};
 use crate::options::GameOptions;
 use crate::resource::{DevCard, DevCards, ResourceSet};
-use crate::state::{Game, Phase};
+use crate::state::{Game, Phase, PhaseName};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -138,7 +138,7 @@ pub struct CheckOutput {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CheckState {
     /// Phase name.
-    pub phase: String,
+    pub phase: PhaseName,
     /// Active seat.
     pub active: Seat,
     /// Winner.
@@ -356,7 +356,7 @@ impl Game {
     pub fn check_state(&self) -> CheckState {
         use crate::geometry::{bits64, bits128};
         CheckState {
-            phase: self.phase.name().to_string(),
+            phase: self.phase.name(),
             active: self.active,
             winner: self.winner,
             turn: self.turn,

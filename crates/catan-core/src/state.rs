@@ -46,16 +46,35 @@ pub enum Phase {
 
 impl Phase {
     /// The phase's name as SCENARIO.md spells it.
-    pub fn name(&self) -> &'static str {
+    pub fn name(&self) -> PhaseName {
         match self {
-            Phase::Opening { .. } => "opening",
-            Phase::PreRoll => "pre_roll",
-            Phase::Discard => "discard",
-            Phase::MoveRobber => "move_robber",
-            Phase::Action => "action",
-            Phase::Finished => "finished",
+            Phase::Opening { .. } => PhaseName::Opening,
+            Phase::PreRoll => PhaseName::PreRoll,
+            Phase::Discard => PhaseName::Discard,
+            Phase::MoveRobber => PhaseName::MoveRobber,
+            Phase::Action => PhaseName::Action,
+            Phase::Finished => PhaseName::Finished,
         }
     }
+}
+
+/// Which step the game waits for, without the step's details: what views,
+/// `catan check` and the protocol show (snake_case on the wire).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PhaseName {
+    /// Opening placement.
+    Opening,
+    /// Before the roll.
+    PreRoll,
+    /// Waiting for discards after a 7.
+    Discard,
+    /// Waiting for the robber to move.
+    MoveRobber,
+    /// Trading and building.
+    Action,
+    /// The game is over.
+    Finished,
 }
 
 /// One player's holdings and pieces.

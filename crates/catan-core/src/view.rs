@@ -10,7 +10,7 @@ use crate::geometry::{bits64, bits128};
 use crate::ids::{EdgeId, HexId, Seat, VertexId};
 use crate::options::GameOptions;
 use crate::resource::{DevCard, DevCards, ResourceSet};
-use crate::state::{Game, Phase};
+use crate::state::{Game, Phase, PhaseName};
 use serde::{Deserialize, Serialize};
 
 /// What one viewer may know of the game.
@@ -25,7 +25,7 @@ pub struct View {
     /// Where the robber is.
     pub robber: HexId,
     /// What the game waits for (`opening`, `pre_roll`, ...).
-    pub phase: String,
+    pub phase: PhaseName,
     /// During the opening: the settlement awaiting its road.
     pub opening_settlement: Option<VertexId>,
     /// Whose turn it is.
@@ -109,7 +109,7 @@ impl Game {
             options: self.options,
             board: self.board.clone(),
             robber: self.robber,
-            phase: self.phase.name().to_string(),
+            phase: self.phase.name(),
             opening_settlement: match self.phase {
                 Phase::Opening { settlement, .. } => settlement,
                 _ => None,

@@ -3,13 +3,13 @@
 //! Secrets travel in `Authorization: Bearer <token>` headers, never in URLs,
 //! so request logs cannot contain them.
 
-use crate::error::Refusal;
+use crate::error::{Code, Refusal};
 use crate::lobby::LobbyHandle;
 use crate::lobby::info::{LobbyInfo, LobbySettings, TurnTimer};
 use crate::state::AppState;
+use crate::strict::StrictJson;
 use crate::token::{Token, TokenHash};
 use axum::Json;
-use axum::extract::rejection::JsonRejection;
 use axum::extract::{ConnectInfo, FromRequestParts, Path, State};
 use axum::http::StatusCode;
 use axum::http::header::AUTHORIZATION;
@@ -28,22 +28,12 @@ impl FromRequestParts<AppState> for ClientIp {
     type Rejection = Refusal;
 
     async fn from_request_parts(parts: &mut Parts, st: &AppState) -> Result<Self, Refusal> {
-        if st.config.trust_forwarded_for
-            && let Some(ip) = parts
-                .headers
-                .get("x-forwarded-for")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.split(',').next())
-                .and_then(|v| v.trim().parse().ok())
-        {
-            return Ok(ClientIp(Some(ip)));
-        }
-        Ok(ClientIp(
-            parts
-                .extensions
-                .get::<ConnectInfo<SocketAddr>>()
-                .map(|c| c.0.ip()),
-        ))
+        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>();
+        Ok(ClientIp(crate::http_limits::client_ip(
+            &parts.headers,
+            peer,
+            st.config.trust_forwarded_for,
+        )))
     }
 }
 
@@ -62,22 +52,17 @@ impl<S: Send + Sync> FromRequestParts<S> for Bearer {
             .map(|t| Bearer(Token::from_client(t.trim()).hash()))
             .ok_or_else(|| {
                 Refusal::new(
-                    "token_required",
+                    Code::TokenRequired,
                     "send the token as `Authorization: Bearer <token>`",
                 )
             })
     }
 }
 
-fn body<T>(b: Result<Json<T>, JsonRejection>) -> Result<T, Refusal> {
-    b.map(|Json(t)| t)
-        .map_err(|e| Refusal::new("bad_json", e.body_text()))
-}
-
 /// Parses a lobby id and finds its handle: a live lobby, or an unfinished
 /// game in the store whose lobby was unloaded while idle, resumed now.
 pub async fn lobby(st: &AppState, id: &str) -> Result<LobbyHandle, Refusal> {
-    let not_found = || Refusal::new("lobby_not_found", "there is no lobby with that id");
+    let not_found = || Refusal::new(Code::LobbyNotFound, "there is no lobby with that id");
     let id = Uuid::parse_str(id).map_err(|_| not_found())?;
     if let Some(handle) = st.registry.get(id) {
         return Ok(handle);
@@ -95,7 +80,7 @@ fn default_true() -> bool {
 }
 
 /// `POST /api/lobbies` body.
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct CreateLobby {
     name: String,
@@ -121,9 +106,8 @@ pub struct Created {
 pub async fn create(
     State(st): State<AppState>,
     ClientIp(ip): ClientIp,
-    b: Result<Json<CreateLobby>, JsonRejection>,
+    StrictJson(req): StrictJson<CreateLobby>,
 ) -> Result<(StatusCode, Json<Created>), Refusal> {
-    let req = body(b)?;
     let mut settings = LobbySettings {
         name: req.name,
         public: req.public,
@@ -133,7 +117,7 @@ pub async fn create(
     };
     settings
         .validate()
-        .map_err(|m| Refusal::new("invalid_options", m))?;
+        .map_err(|m| Refusal::new(Code::InvalidOptions, m))?;
     let host = Token::generate();
     let (_, lobby) = st.registry.create(settings, host.hash(), ip)?;
     tracing::info!(lobby_id = %lobby.id, public = lobby.public, "lobby created");
@@ -168,7 +152,7 @@ pub async fn get_one(
 }
 
 /// `POST /api/lobbies/{id}/join` body.
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct JoinReq {
     name: String,
@@ -189,10 +173,9 @@ pub struct Joined {
 pub async fn join(
     State(st): State<AppState>,
     Path(id): Path<String>,
-    b: Result<Json<JoinReq>, JsonRejection>,
+    StrictJson(req): StrictJson<JoinReq>,
 ) -> Result<Json<Joined>, Refusal> {
     let handle = lobby(&st, &id).await?;
-    let req = body(b)?;
     let token = Token::generate();
     let (seat, lobby) = handle.join(req.name, req.seat, token.hash()).await?;
     Ok(Json(Joined {
@@ -219,7 +202,7 @@ pub async fn leave(
 }
 
 /// `POST /api/lobbies/{id}/bots` body.
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct AddBotReq {
     #[serde(default = "default_kind")]
@@ -272,10 +255,9 @@ pub async fn add_bot(
     State(st): State<AppState>,
     Path(id): Path<String>,
     Bearer(host): Bearer,
-    b: Result<Json<AddBotReq>, JsonRejection>,
+    StrictJson(req): StrictJson<AddBotReq>,
 ) -> Result<Json<BotAdded>, Refusal> {
     let handle = lobby(&st, &id).await?;
-    let req = body(b)?;
     let (seat, lobby) = handle.add_bot(host, req.kind, req.seat).await?;
     Ok(Json(BotAdded { seat, lobby }))
 }
@@ -289,7 +271,7 @@ pub async fn remove_bot(
     let handle = lobby(&st, &id).await?;
     let seat: u8 = seat
         .parse()
-        .map_err(|_| Refusal::new("no_such_seat", "a seat is a small number"))?;
+        .map_err(|_| Refusal::new(Code::NoSuchSeat, "a seat is a small number"))?;
     let lobby = handle.remove_bot(host, Seat(seat)).await?;
     Ok(Json(LobbyOnly { lobby }))
 }

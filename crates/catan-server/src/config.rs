@@ -86,37 +86,42 @@ pub struct Config {
     /// Use the first `X-Forwarded-For` address as the client (behind a proxy).
     #[arg(long, env = "CATAN_TRUST_FORWARDED_FOR", default_value_t = false)]
     pub trust_forwarded_for: bool,
+    /// How long one write to a socket may take before the peer counts as
+    /// not reading and the connection is dropped.
+    #[arg(long, env = "CATAN_WRITE_TIMEOUT_MS", default_value_t = 10_000)]
+    pub write_timeout_ms: u64,
+    /// WebSockets that may be open at once without having said hello.
+    #[arg(long, env = "CATAN_MAX_UNAUTHENTICATED", default_value_t = 1024)]
+    pub max_unauthenticated: usize,
+    /// How long an HTTP request (body included) may take before it is
+    /// answered with 408.
+    #[arg(long, env = "CATAN_HTTP_TIMEOUT_MS", default_value_t = 10_000)]
+    pub http_timeout_ms: u64,
+    /// HTTP POST requests (create, join, leave, bots, start) per second one
+    /// client address may make, sustained.
+    #[arg(long, env = "CATAN_HTTP_RATE_PER_SEC", default_value_t = 2.0)]
+    pub http_rate_per_sec: f64,
+    /// HTTP POST requests one client address may make in a burst.
+    #[arg(long, env = "CATAN_HTTP_RATE_BURST", default_value_t = 30)]
+    pub http_rate_burst: u32,
+    /// Fault injection for the tests of panic isolation: a lobby whose chat
+    /// receives exactly this line panics. No flag or variable sets it, so a
+    /// running server cannot be made to use it; only code that builds a
+    /// `Config` (the tests) can.
+    #[arg(skip)]
+    pub panic_on_chat: Option<String>,
 }
 
 impl Default for Config {
-    /// The documented defaults, ignoring the environment (tests rely on that).
+    /// The documented defaults (the flags' own), ignoring the environment
+    /// (tests rely on that): parsed from an empty command line with every
+    /// environment variable unhooked, so each default is written once.
     fn default() -> Self {
-        Config {
-            bind: DEFAULT_BIND
-                .parse()
-                .unwrap_or_else(|_| SocketAddr::from(([127, 0, 0, 1], 8080))),
-            database_url: None,
-            data_dir: PathBuf::from("data"),
-            static_dir: PathBuf::from("web"),
-            log: "info".into(),
-            allowed_origins: Vec::new(),
-            bot_delay_ms: 800,
-            bot_offer_wait_ms: 15_000,
-            bot_think_ms: 800,
-            bot_think_playouts: 1200,
-            turn_grace_ms: 30_000,
-            lobby_idle_ms: 600_000,
-            max_lobbies_per_client: 5,
-            max_lobbies: 1000,
-            max_spectators: 100,
-            conn_queue: 256,
-            rate_per_sec: 10.0,
-            rate_burst: 30,
-            flood_strikes: 20,
-            heartbeat_ms: 15_000,
-            dead_socket_ms: 45_000,
-            trust_forwarded_for: false,
-        }
+        use clap::{CommandFactory, FromArgMatches};
+        let cmd = Config::command().mut_args(|a| a.env(None));
+        let matches = cmd.get_matches_from(["catan-server"]);
+        // Every field has a default, so an empty command line always parses.
+        Config::from_arg_matches(&matches).unwrap_or_else(|e| panic!("config defaults: {e}"))
     }
 }
 
@@ -140,6 +145,14 @@ impl Config {
     pub fn heartbeat(&self) -> std::time::Duration {
         std::time::Duration::from_millis(self.heartbeat_ms.max(10))
     }
+    /// [`Config::write_timeout_ms`] as a duration (at least 10 ms).
+    pub fn write_timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.write_timeout_ms.max(10))
+    }
+    /// [`Config::http_timeout_ms`] as a duration (at least 10 ms).
+    pub fn http_timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.http_timeout_ms.max(10))
+    }
     /// [`Config::dead_socket_ms`] as a duration.
     pub fn dead_socket(&self) -> std::time::Duration {
         std::time::Duration::from_millis(self.dead_socket_ms)
@@ -149,6 +162,14 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn defaults_ignore_the_environment() {
+        // SAFETY-free: only reads; the variable is read by clap, not set here.
+        let d = Config::default();
+        assert_eq!(d.static_dir, PathBuf::from("web"));
+        assert_eq!(d.bot_delay_ms, 800);
+    }
 
     #[test]
     fn flags_parse_and_defaults_match() {
@@ -168,5 +189,6 @@ mod tests {
         let d = Config::default();
         assert_eq!(d.bind.to_string(), DEFAULT_BIND);
         assert_eq!(d.conn_queue, 256);
+        assert_eq!(d.write_timeout_ms, 10_000);
     }
 }

@@ -8,6 +8,7 @@
 pub mod api;
 pub mod config;
 pub mod error;
+pub mod http_limits;
 pub mod journal;
 pub mod lobby;
 pub mod persist;
@@ -16,6 +17,7 @@ pub mod ratelimit;
 pub mod registry;
 pub mod standin;
 pub mod state;
+pub mod strict;
 pub mod token;
 pub mod ws;
 
@@ -53,13 +55,18 @@ pub fn app(state: AppState) -> Router {
         .route("/lobbies/{id}/start", post(api::start))
         .route("/bot-kinds", get(api::bot_kinds))
         .route("/lobbies/{id}/ws", get(ws::upgrade))
-        .merge(persist::saved::routes());
+        .merge(persist::saved::routes())
+        .layer(http_limits::post_limit_layer(&state.post_limiter));
+    let limit = state.config.http_timeout();
     let static_files = ServeDir::new(&state.config.static_dir);
     Router::new()
         .route("/healthz", get(api::healthz))
         .nest("/api", api)
         .fallback_service(static_files)
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(axum::middleware::from_fn(move |req, next| {
+            http_limits::deadline(limit, req, next)
+        }))
         .layer(
             TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {
                 let id = req
@@ -97,6 +104,9 @@ pub async fn serve(
             tracing::debug!(error = %e, "cannot set TCP_NODELAY");
         }
     });
+    tokio::spawn(http_limits::forget_quiet_clients(
+        state.post_limiter.clone(),
+    ));
     let stopping = state.clone();
     axum::serve(
         listener,

@@ -6,6 +6,7 @@
 //! type we do not know (`unknown_type`), or had the wrong fields (`bad_json`).
 
 use crate::config::MAX_REQUEST_ID_CHARS;
+use crate::error::Code;
 use crate::lobby::info::LobbyInfo;
 use crate::token::Token;
 use catan_core::record::SeedReveal;
@@ -76,7 +77,7 @@ pub struct ParseError {
     /// The request id, when one could be read.
     pub id: Option<String>,
     /// `bad_json` or `unknown_type`.
-    pub code: &'static str,
+    pub code: Code,
     /// What was wrong.
     pub message: String,
 }
@@ -85,7 +86,7 @@ pub struct ParseError {
 pub fn parse_client(text: &str) -> Result<ClientMsg, ParseError> {
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| ParseError {
         id: None,
-        code: "bad_json",
+        code: Code::BadJson,
         message: format!("not valid JSON: {e}"),
     })?;
     let id = value
@@ -95,7 +96,7 @@ pub fn parse_client(text: &str) -> Result<ClientMsg, ParseError> {
         .map(str::to_string);
     let bad = |message: String| ParseError {
         id: id.clone(),
-        code: "bad_json",
+        code: Code::BadJson,
         message,
     };
     let Some(obj) = value.as_object() else {
@@ -107,7 +108,7 @@ pub fn parse_client(text: &str) -> Result<ClientMsg, ParseError> {
     if !CLIENT_TYPES.contains(&ty) {
         return Err(ParseError {
             id: id.clone(),
-            code: "unknown_type",
+            code: Code::UnknownType,
             message: format!(
                 "unknown message type {:?}; expected one of {}",
                 truncate(ty, 40),
@@ -115,8 +116,8 @@ pub fn parse_client(text: &str) -> Result<ClientMsg, ParseError> {
             ),
         });
     }
-    let msg: ClientMsg =
-        serde_json::from_value(value.clone()).map_err(|e| bad(format!("bad {ty} message: {e}")))?;
+    let msg: ClientMsg = crate::strict::from_value(value.clone())
+        .map_err(|e| bad(format!("bad {ty} message: {e}")))?;
     if let Some(rid) = msg.id()
         && rid.chars().count() > MAX_REQUEST_ID_CHARS
     {
@@ -194,7 +195,7 @@ pub enum ServerMsg {
         /// The request id, if it could be read.
         id: Option<String>,
         /// Stable machine-readable reason.
-        code: String,
+        code: Code,
         /// Explanation for the player.
         message: String,
     },
@@ -231,10 +232,10 @@ pub enum ServerMsg {
 
 impl ServerMsg {
     /// A refusal.
-    pub fn rejected(id: Option<String>, code: &str, message: impl Into<String>) -> ServerMsg {
+    pub fn rejected(id: Option<String>, code: Code, message: impl Into<String>) -> ServerMsg {
         ServerMsg::Rejected {
             id,
-            code: code.to_string(),
+            code,
             message: message.into(),
         }
     }
@@ -254,16 +255,16 @@ mod tests {
 
     #[test]
     fn parse_distinguishes_errors() {
-        assert_eq!(parse_client("{nope").unwrap_err().code, "bad_json");
-        assert_eq!(parse_client("[1]").unwrap_err().code, "bad_json");
+        assert_eq!(parse_client("{nope").unwrap_err().code, Code::BadJson);
+        assert_eq!(parse_client("[1]").unwrap_err().code, Code::BadJson);
         let e = parse_client(r#"{"type":"dance","id":"7"}"#).unwrap_err();
-        assert_eq!((e.code, e.id.as_deref()), ("unknown_type", Some("7")));
+        assert_eq!((e.code, e.id.as_deref()), (Code::UnknownType, Some("7")));
         let e =
             parse_client(r#"{"type":"action","id":"8","action":{"type":"end_turn"}}"#).unwrap_err();
-        assert_eq!((e.code, e.id.as_deref()), ("bad_json", Some("8")));
+        assert_eq!((e.code, e.id.as_deref()), (Code::BadJson, Some("8")));
         let long = "x".repeat(65);
         let e = parse_client(&format!(r#"{{"type":"resync","id":"{long}"}}"#)).unwrap_err();
-        assert_eq!((e.code, e.id), ("bad_json", None));
+        assert_eq!((e.code, e.id), (Code::BadJson, None));
         assert!(matches!(
             parse_client(r#"{"type":"action","id":"9","version":3,"action":{"type":"end_turn"}}"#),
             Ok(ClientMsg::Action { version: 3, .. })

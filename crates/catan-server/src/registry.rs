@@ -2,7 +2,7 @@
 //! how many lobbies exist and how many one client created.
 
 use crate::config::Config;
-use crate::error::Refusal;
+use crate::error::{Code, Refusal};
 use crate::journal::{GameRecord, Journal};
 use crate::lobby::LobbyHandle;
 use crate::lobby::actor::LobbyActor;
@@ -11,6 +11,7 @@ use crate::lobby::resume::ResumeError;
 use crate::token::TokenHash;
 use std::collections::HashMap;
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use tracing::Instrument;
 use uuid::Uuid;
@@ -19,12 +20,17 @@ struct Entry {
     handle: LobbyHandle,
     info: Arc<RwLock<LobbyInfo>>,
     owner: Option<IpAddr>,
+    /// Which actor task this entry is (a lobby resumed after a failure is a
+    /// new one), so that a task's end removes exactly its own entry.
+    instance: u64,
 }
 
 struct Inner {
     lobbies: RwLock<HashMap<Uuid, Entry>>,
     config: Arc<Config>,
     journal: Arc<dyn Journal>,
+    next_instance: AtomicU64,
+    panics: AtomicU64,
 }
 
 /// All live lobbies. Cheap to clone.
@@ -41,6 +47,8 @@ impl Registry {
                 lobbies: RwLock::new(HashMap::new()),
                 config,
                 journal,
+                next_instance: AtomicU64::new(1),
+                panics: AtomicU64::new(0),
             }),
         }
     }
@@ -78,7 +86,7 @@ impl Registry {
         let mut map = self.write();
         if map.len() >= cfg.max_lobbies {
             return Err(Refusal::new(
-                "server_busy",
+                Code::ServerBusy,
                 "the server has as many lobbies as it can hold; try later",
             ));
         }
@@ -86,7 +94,7 @@ impl Registry {
             let mine = map.values().filter(|e| e.owner == Some(ip)).count();
             if mine >= cfg.max_lobbies_per_client {
                 return Err(Refusal::new(
-                    "too_many_lobbies",
+                    Code::TooManyLobbies,
                     format!(
                         "you already have {mine} open lobbies (at most {})",
                         cfg.max_lobbies_per_client
@@ -98,16 +106,18 @@ impl Registry {
         let (actor, handle) = LobbyActor::new(id, settings, host, self.clone());
         let info = actor.info_slot();
         let snapshot = read_info(&info);
+        let instance = self.inner.next_instance.fetch_add(1, Ordering::Relaxed);
         map.insert(
             id,
             Entry {
                 handle: handle.clone(),
                 info,
                 owner,
+                instance,
             },
         );
         drop(map);
-        spawn_actor(actor, id);
+        self.spawn_actor(actor, id, instance);
         Ok((handle, snapshot))
     }
 
@@ -118,25 +128,33 @@ impl Registry {
         let (actor, handle) = LobbyActor::resume(record, self.clone())?;
         let id = handle.id();
         let mut map = self.write();
-        if let Some(live) = map.get(&id) {
+        if let Some(live) = map.get(&id)
+            && !live.handle.is_closed()
+        {
             return Ok(live.handle.clone());
         }
+        let instance = self.inner.next_instance.fetch_add(1, Ordering::Relaxed);
         map.insert(
             id,
             Entry {
                 handle: handle.clone(),
                 info: actor.info_slot(),
                 owner: None,
+                instance,
             },
         );
         drop(map);
-        spawn_actor(actor, id);
+        self.spawn_actor(actor, id, instance);
         Ok(handle)
     }
 
-    /// The handle of a lobby.
+    /// The handle of a live lobby (not of one whose task has ended and is
+    /// about to leave the registry).
     pub fn get(&self, id: Uuid) -> Option<LobbyHandle> {
-        self.read().get(&id).map(|e| e.handle.clone())
+        self.read()
+            .get(&id)
+            .map(|e| e.handle.clone())
+            .filter(|h| !h.is_closed())
     }
 
     /// A lobby's latest published description.
@@ -166,22 +184,53 @@ impl Registry {
         self.len() == 0
     }
 
-    /// Forgets a lobby (its actor calls this as it stops).
-    pub(crate) fn remove(&self, id: Uuid) {
-        self.write().remove(&id);
+    /// Lobby tasks that ended in a panic since the server started.
+    pub fn panics(&self) -> u64 {
+        self.inner.panics.load(Ordering::Relaxed)
+    }
+
+    /// Forgets the lobby entry of one actor task, if it is still that task's.
+    fn remove_instance(&self, id: Uuid, instance: u64) {
+        let mut map = self.write();
+        if map.get(&id).is_some_and(|e| e.instance == instance) {
+            map.remove(&id);
+        }
+    }
+
+    /// Runs a lobby's actor and owns its lifetime: when the task ends, by
+    /// itself or in a panic (a bug in bot code, the engine, anywhere), that
+    /// task's entry leaves the registry. A panic is logged with the lobby
+    /// id; the lobby's sockets see their queue end and are closed with 1011,
+    /// and a durable game comes back from its log on the next request for it.
+    fn spawn_actor(&self, actor: LobbyActor, id: Uuid, instance: u64) {
+        // A root span: the lobby outlives the HTTP request that created it, so
+        // its log lines must not carry that request's id.
+        let task = tokio::spawn(
+            actor
+                .run()
+                .instrument(tracing::info_span!(parent: None, "lobby", lobby_id = %id)),
+        );
+        let registry = self.clone();
+        tokio::spawn(async move {
+            if let Err(e) = task.await {
+                if e.is_panic() {
+                    registry.inner.panics.fetch_add(1, Ordering::Relaxed);
+                    let payload = e.into_panic();
+                    let what = payload
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| payload.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "unknown panic".into());
+                    tracing::error!(lobby_id = %id, panic = %what, "lobby task panicked; removed it");
+                } else {
+                    tracing::warn!(lobby_id = %id, "lobby task was cancelled; removed it");
+                }
+            }
+            registry.remove_instance(id, instance);
+        });
     }
 }
 
 fn read_info(slot: &Arc<RwLock<LobbyInfo>>) -> LobbyInfo {
     slot.read().unwrap_or_else(|p| p.into_inner()).clone()
-}
-
-fn spawn_actor(actor: LobbyActor, id: Uuid) {
-    // A root span: the lobby outlives the HTTP request that created it, so
-    // its log lines must not carry that request's id.
-    tokio::spawn(
-        actor
-            .run()
-            .instrument(tracing::info_span!(parent: None, "lobby", lobby_id = %id)),
-    );
 }

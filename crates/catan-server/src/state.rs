@@ -4,8 +4,8 @@ use crate::config::Config;
 use crate::journal::Journal;
 use crate::registry::Registry;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use tokio::sync::watch;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 
 /// What handlers share: the lobbies, the configuration, the shutdown signal.
 #[derive(Clone)]
@@ -17,8 +17,21 @@ pub struct AppState {
     /// The game store behind the saved-games endpoints (`None`: games live
     /// in memory only).
     pub store: Option<catan_store::Store>,
+    /// The per-address limit on HTTP POST requests.
+    pub post_limiter: crate::http_limits::PostLimiter,
     shutdown: Arc<watch::Sender<bool>>,
     next_conn: Arc<AtomicU64>,
+    unauthenticated: Arc<Semaphore>,
+    sockets: Arc<AtomicUsize>,
+}
+
+/// Counts one open WebSocket task while it lives.
+pub struct SocketGuard(Arc<AtomicUsize>);
+
+impl Drop for SocketGuard {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 impl AppState {
@@ -28,10 +41,13 @@ impl AppState {
         let (tx, _) = watch::channel(false);
         AppState {
             registry: Registry::new(config.clone(), journal),
-            config,
+            post_limiter: crate::http_limits::post_limiter(&config),
+            config: config.clone(),
             store: None,
+            unauthenticated: Arc::new(Semaphore::new(config.max_unauthenticated)),
             shutdown: Arc::new(tx),
             next_conn: Arc::new(AtomicU64::new(1)),
+            sockets: Arc::new(AtomicUsize::new(0)),
         }
     }
 
@@ -49,6 +65,23 @@ impl AppState {
     /// A receiver that turns `true` when the server is stopping.
     pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
         self.shutdown.subscribe()
+    }
+
+    /// A place for one more socket that has not said hello yet, if the
+    /// server has one ([`Config::max_unauthenticated`]).
+    pub fn unauthenticated_permit(&self) -> Option<OwnedSemaphorePermit> {
+        self.unauthenticated.clone().try_acquire_owned().ok()
+    }
+
+    /// Marks one more WebSocket task as running until the guard drops.
+    pub fn socket_opened(&self) -> SocketGuard {
+        self.sockets.fetch_add(1, Ordering::Relaxed);
+        SocketGuard(self.sockets.clone())
+    }
+
+    /// WebSocket tasks running now (open sockets, lingering closes included).
+    pub fn open_sockets(&self) -> usize {
+        self.sockets.load(Ordering::Relaxed)
     }
 
     /// A fresh connection id.

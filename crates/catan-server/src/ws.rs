@@ -1,14 +1,21 @@
-//! One task per WebSocket: the hello handshake, then a loop over the socket,
-//! the connection's outbound queue, close orders, heartbeats and shutdown.
+//! One task per WebSocket: the hello handshake, then a reader and a writer
+//! running side by side over the two halves of the socket.
 //!
-//! This task parses and rate-limits what the client sends and answers
-//! malformed input itself; well-formed requests go to the lobby actor, whose
-//! replies arrive through the outbound queue.
+//! The reader parses and rate-limits what the client sends. Well-formed
+//! requests go to the lobby actor; the answers the reader makes itself
+//! (malformed input, rate limit) go through the actor too, so that every
+//! message is answered exactly once and in the order it was sent. The
+//! writer alone writes: the actor's queue, close orders, heartbeats and
+//! shutdown. Every write has a deadline, so a peer that stops reading cannot
+//! park the task, and a close is a lingering one: what is queued is sent,
+//! then the close frame, then the reader waits a moment for the client's
+//! own close before the connection is dropped (an abrupt drop makes the
+//! client see 1006 instead of the code it was sent).
 
 use crate::api::{ClientIp, lobby};
-use crate::config::MAX_WS_MESSAGE;
-use crate::error::Refusal;
-use crate::lobby::{CloseReason, ConnId, ConnectRequest, LobbyHandle};
+use crate::config::{MAX_REQUEST_ID_CHARS, MAX_WS_MESSAGE};
+use crate::error::{Code, Refusal};
+use crate::lobby::{CloseOrder, CloseReason, ConnId, ConnectRequest, LobbyHandle};
 use crate::protocol::{ClientMsg, PROTOCOL_VERSION, ServerMsg, parse_client};
 use crate::ratelimit::{RateLimiter, Verdict};
 use crate::state::AppState;
@@ -16,13 +23,18 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgr
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
+use futures_util::stream::{SplitSink, SplitStream};
+use futures_util::{SinkExt, StreamExt};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{OwnedSemaphorePermit, mpsc, oneshot, watch};
 use tokio::time::Instant;
 use tracing::Instrument;
 
 /// How long a new socket has to say hello.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long, after our close frame, we wait for the client's.
+const LINGER: Duration = Duration::from_secs(3);
 
 /// `GET /api/lobbies/{id}/ws`: upgrades to a WebSocket.
 pub async fn upgrade(
@@ -37,12 +49,20 @@ pub async fn upgrade(
         if !origin.is_some_and(|o| st.config.allowed_origins.iter().any(|a| a == o)) {
             tracing::info!(?ip, ?origin, "WebSocket refused: origin not allowed");
             return Err(Refusal::new(
-                "origin_not_allowed",
+                Code::OriginNotAllowed,
                 "this page's origin may not open game sockets",
             ));
         }
     }
     let handle = lobby(&st, &id).await?;
+    // Sockets that have not said hello are bounded: they cost a file and a
+    // task each before anyone is known.
+    let permit = st.unauthenticated_permit().ok_or_else(|| {
+        Refusal::new(
+            Code::ServerBusy,
+            "too many connections are opening at once; try again",
+        )
+    })?;
     // Small read buffer and unbuffered writes: messages are capped at 16 KiB,
     // and the library's default 128 KiB read buffer is cleared on every read
     // (the largest cost per socket in docs/PERFORMANCE.md's profile).
@@ -51,57 +71,58 @@ pub async fn upgrade(
         .max_frame_size(MAX_WS_MESSAGE)
         .read_buffer_size(4 * 1024)
         .write_buffer_size(0)
-        .on_upgrade(move |socket| run(socket, handle, st))
+        .on_upgrade(move |socket| run(socket, handle, st, permit))
         .into_response())
 }
 
-/// Close codes this module uses besides [`CloseReason`]'s.
-mod codes {
-    pub const GOING_AWAY: u16 = 1001;
-    pub const POLICY: u16 = 1008;
-    pub const TOO_BIG: u16 = 1009;
-    pub const BAD_HELLO: u16 = 4003;
-    pub const DEAD: u16 = 4009;
-}
+/// Close codes of the handshake, besides [`CloseReason`]'s.
+const BAD_HELLO: u16 = 4003;
 
-async fn close(socket: &mut WebSocket, code: u16, reason: &str) {
-    let frame = CloseFrame {
+fn close_msg(code: u16, reason: &str) -> Message {
+    Message::Close(Some(CloseFrame {
         code,
         reason: Utf8Bytes::from(reason.to_string()),
-    };
-    // The peer may be gone already; closing is best effort.
-    let _ = socket.send(Message::Close(Some(frame))).await;
+    }))
 }
 
-async fn send(socket: &mut WebSocket, msg: &ServerMsg) -> bool {
-    socket
-        .send(Message::Text(Utf8Bytes::from(msg.to_text())))
-        .await
-        .is_ok()
+fn text(msg: &ServerMsg) -> Message {
+    Message::Text(Utf8Bytes::from(msg.to_text()))
 }
 
-/// What the read side produced.
+/// The request id of a message refused before it was parsed (rate limit),
+/// when one can be read.
+fn request_id(text: &str) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct IdOnly {
+        id: Option<String>,
+    }
+    serde_json::from_str::<IdOnly>(text)
+        .ok()
+        .and_then(|m| m.id)
+        .filter(|id| id.chars().count() <= MAX_REQUEST_ID_CHARS)
+}
+
+/// What one frame from the client asks of us.
 enum Incoming {
+    /// A well-formed request.
     Msg(ClientMsg),
-    /// Already answered; keep going.
-    Handled,
-    /// Close with this code and reason.
-    Close(u16, &'static str),
-    /// The socket is gone.
+    /// Answer this ourselves.
+    Answer(ServerMsg),
+    /// Nothing to do (pings, pongs).
+    Nothing,
+    /// Close with this reason once earlier requests are answered.
+    Close(CloseReason),
+    /// The socket is gone, or the client closed it.
     Gone,
 }
 
+/// Parses and rate-limits frames.
 struct Reader {
     limiter: RateLimiter,
-    last_seen: Instant,
 }
 
 impl Reader {
-    async fn read(
-        &mut self,
-        socket: &mut WebSocket,
-        frame: Option<Result<Message, axum::Error>>,
-    ) -> Incoming {
+    fn read(&mut self, frame: Option<Result<Message, axum::Error>>) -> Incoming {
         let msg = match frame {
             None => return Incoming::Gone,
             Some(Err(e)) => {
@@ -111,142 +132,143 @@ impl Reader {
                     || text.contains("too big")
                     || text.contains("Space limit")
                 {
-                    return Incoming::Close(codes::TOO_BIG, "message too big (16 KiB at most)");
+                    return Incoming::Close(CloseReason::TOO_BIG);
                 }
                 return Incoming::Gone;
             }
             Some(Ok(m)) => m,
         };
-        self.last_seen = Instant::now();
         let text = match msg {
             Message::Text(t) => t,
             Message::Binary(_) => {
-                match self.charge(socket).await {
-                    Charge::Go => {}
-                    Charge::Dropped => return Incoming::Handled,
-                    Charge::Flood => return Incoming::Close(codes::POLICY, "rate limit exceeded"),
-                }
-                send(
-                    socket,
-                    &ServerMsg::rejected(
+                return match self.charge(None) {
+                    Some(refusal) => refusal,
+                    None => Incoming::Answer(ServerMsg::rejected(
                         None,
-                        "bad_json",
+                        Code::BadJson,
                         "binary frames are not supported; send JSON text",
-                    ),
-                )
-                .await;
-                return Incoming::Handled;
+                    )),
+                };
             }
-            Message::Ping(_) | Message::Pong(_) => return Incoming::Handled,
+            Message::Ping(_) | Message::Pong(_) => return Incoming::Nothing,
             Message::Close(_) => return Incoming::Gone,
         };
-        match self.charge(socket).await {
-            Charge::Go => {}
-            Charge::Dropped => return Incoming::Handled,
-            Charge::Flood => return Incoming::Close(codes::POLICY, "rate limit exceeded"),
+        if let Some(refusal) = self.charge(Some(text.as_str())) {
+            return refusal;
         }
         match parse_client(text.as_str()) {
             Ok(m) => Incoming::Msg(m),
-            Err(e) => {
-                send(socket, &ServerMsg::rejected(e.id, e.code, e.message)).await;
-                Incoming::Handled
-            }
+            Err(e) => Incoming::Answer(ServerMsg::rejected(e.id, e.code, e.message)),
         }
     }
 
-    /// Charges one message to the bucket; a refused message is answered here.
-    async fn charge(&mut self, socket: &mut WebSocket) -> Charge {
+    /// Charges one message to the bucket: `None` to go on, or what to do
+    /// instead (a refusal carrying the message's request id, or a close).
+    fn charge(&mut self, text: Option<&str>) -> Option<Incoming> {
         match self.limiter.check(Instant::now().into_std()) {
-            Verdict::Allow => Charge::Go,
-            Verdict::Limited => {
-                send(
-                    socket,
-                    &ServerMsg::rejected(None, "rate_limited", "too many messages; slow down"),
-                )
-                .await;
-                Charge::Dropped
-            }
-            Verdict::Flood => Charge::Flood,
+            Verdict::Allow => None,
+            Verdict::Limited => Some(Incoming::Answer(ServerMsg::rejected(
+                text.and_then(request_id),
+                Code::RateLimited,
+                "too many messages; slow down",
+            ))),
+            Verdict::Flood => Some(Incoming::Close(CloseReason::FLOOD)),
         }
     }
-}
-
-/// The rate limiter's decision on one message.
-enum Charge {
-    /// Handle it.
-    Go,
-    /// Refused and answered; drop it.
-    Dropped,
-    /// The client floods; close.
-    Flood,
 }
 
 /// Runs one WebSocket until it closes.
-pub async fn run(socket: WebSocket, handle: LobbyHandle, st: AppState) {
+pub async fn run(
+    socket: WebSocket,
+    handle: LobbyHandle,
+    st: AppState,
+    permit: OwnedSemaphorePermit,
+) {
     let conn = st.next_conn_id();
+    let _open = st.socket_opened();
     let span = tracing::info_span!("ws", lobby_id = %handle.id(), conn);
-    serve(socket, handle, st, conn).instrument(span).await
+    serve(socket, handle, st, conn, permit)
+        .instrument(span)
+        .await
 }
 
-async fn serve(mut socket: WebSocket, handle: LobbyHandle, st: AppState, conn: ConnId) {
+/// Sends one message on the whole socket within the write deadline.
+async fn send_timed(socket: &mut WebSocket, msg: Message, limit: Duration) -> bool {
+    matches!(
+        tokio::time::timeout(limit, socket.send(msg)).await,
+        Ok(Ok(()))
+    )
+}
+
+async fn serve(
+    mut socket: WebSocket,
+    handle: LobbyHandle,
+    st: AppState,
+    conn: ConnId,
+    permit: OwnedSemaphorePermit,
+) {
     let cfg = st.config.clone();
+    let write_limit = cfg.write_timeout();
     let mut reader = Reader {
         limiter: RateLimiter::new(cfg.rate_burst, cfg.rate_per_sec, cfg.flood_strikes),
-        last_seen: Instant::now(),
     };
     let mut shutdown = st.shutdown_signal();
 
-    // 1. Hello.
+    // 1. Hello: nothing is forwarded yet, so answers go straight out.
     let hello_deadline = Instant::now() + HELLO_TIMEOUT;
     let token = loop {
         let frame = tokio::select! {
             f = socket.recv() => f,
             _ = tokio::time::sleep_until(hello_deadline) => {
-                close(&mut socket, codes::BAD_HELLO, "no hello in time").await;
+                send_timed(&mut socket, close_msg(BAD_HELLO, "no hello in time"), write_limit).await;
                 return;
             }
             _ = shutdown.changed() => {
-                close(&mut socket, codes::GOING_AWAY, "server shutting down").await;
+                let r = CloseReason::GOING_AWAY;
+                send_timed(&mut socket, close_msg(r.code, r.reason), write_limit).await;
                 return;
             }
         };
-        match reader.read(&mut socket, frame).await {
+        let answer = match reader.read(frame) {
             Incoming::Msg(ClientMsg::Hello { protocol, token }) => {
                 if protocol != PROTOCOL_VERSION {
-                    send(
+                    let msg = ServerMsg::rejected(
+                        None,
+                        Code::UnsupportedProtocol,
+                        format!("this server speaks protocol {PROTOCOL_VERSION}"),
+                    );
+                    send_timed(&mut socket, text(&msg), write_limit).await;
+                    send_timed(
                         &mut socket,
-                        &ServerMsg::rejected(
-                            None,
-                            "unsupported_protocol",
-                            format!("this server speaks protocol {PROTOCOL_VERSION}"),
-                        ),
+                        close_msg(BAD_HELLO, "unsupported protocol"),
+                        write_limit,
                     )
                     .await;
-                    close(&mut socket, codes::BAD_HELLO, "unsupported protocol").await;
                     return;
                 }
                 break token;
             }
-            Incoming::Msg(other) => {
-                let id = other.id().map(str::to_string);
-                send(
-                    &mut socket,
-                    &ServerMsg::rejected(id, "hello_required", "send hello first"),
-                )
-                .await;
-            }
-            Incoming::Handled => {}
-            Incoming::Close(code, reason) => {
-                close(&mut socket, code, reason).await;
+            Incoming::Msg(other) => ServerMsg::rejected(
+                other.id().map(str::to_string),
+                Code::HelloRequired,
+                "send hello first",
+            ),
+            Incoming::Answer(msg) => msg,
+            Incoming::Nothing => continue,
+            Incoming::Close(r) => {
+                send_timed(&mut socket, close_msg(r.code, r.reason), write_limit).await;
                 return;
             }
             Incoming::Gone => return,
+        };
+        if !send_timed(&mut socket, text(&answer), write_limit).await {
+            return;
         }
     };
 
     // 2. Join the lobby's connections.
-    let (tx, mut rx) = mpsc::channel::<Utf8Bytes>(cfg.conn_queue.max(8));
-    let (close_tx, mut close_rx) = oneshot::channel::<CloseReason>();
+    let (tx, rx) = mpsc::channel::<Utf8Bytes>(cfg.conn_queue.max(8));
+    let (close_tx, close_rx) = oneshot::channel::<CloseOrder>();
     let req = ConnectRequest {
         conn,
         token: token.as_ref().map(|t| t.hash()),
@@ -255,68 +277,244 @@ async fn serve(mut socket: WebSocket, handle: LobbyHandle, st: AppState, conn: C
     };
     drop(token);
     if let Err(e) = handle.connect(req).await {
-        send(&mut socket, &ServerMsg::rejected(None, &e.code, e.message)).await;
-        close(&mut socket, codes::BAD_HELLO, "connection refused").await;
+        send_timed(
+            &mut socket,
+            text(&ServerMsg::rejected(None, e.code, e.message)),
+            write_limit,
+        )
+        .await;
+        send_timed(
+            &mut socket,
+            close_msg(BAD_HELLO, "connection refused"),
+            write_limit,
+        )
+        .await;
         return;
     }
+    drop(permit);
 
-    // 3. The loop.
-    let mut heartbeat = tokio::time::interval(cfg.heartbeat());
-    heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // 3. Reader and writer side by side until both are done.
+    let (sink, stream) = socket.split();
+    let epoch = Instant::now();
+    let last_seen = AtomicU64::new(0);
+    let (state_tx, state_rx) = watch::channel(WriterState::Open);
+    let (gone_tx, gone_rx) = watch::channel(false);
+    let writer = Writer {
+        sink,
+        rx,
+        close_rx,
+        shutdown,
+        write_limit,
+        heartbeat: cfg.heartbeat(),
+        dead_after: cfg.dead_socket(),
+        epoch,
+        last_seen: &last_seen,
+        peer_gone: gone_rx,
+        state: state_tx,
+    };
+    let reading = read_loop(
+        stream, reader, &handle, conn, epoch, &last_seen, state_rx, gone_tx,
+    );
+    let writing = async {
+        writer.run().await;
+        // The connection is over for the lobby once the writer is done,
+        // even while the reader still lingers for the client's close.
+        handle.disconnect(conn).await;
+    };
+    tokio::join!(writing, reading);
+}
+
+/// What the writer has done, as the reader needs to know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WriterState {
+    /// Still writing.
+    Open,
+    /// Sent its close frame: the reader lingers for the client's close.
+    Closed,
+    /// Gave up on a peer that does not read: drop the connection now.
+    Abandoned,
+}
+
+fn millis_since(epoch: Instant) -> u64 {
+    u64::try_from(epoch.elapsed().as_millis()).unwrap_or(u64::MAX)
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn read_loop(
+    mut stream: SplitStream<WebSocket>,
+    mut reader: Reader,
+    handle: &LobbyHandle,
+    conn: ConnId,
+    epoch: Instant,
+    last_seen: &AtomicU64,
+    mut writer: watch::Receiver<WriterState>,
+    gone: watch::Sender<bool>,
+) {
+    // Once we asked for a close, later frames are read but not handled.
+    let mut closing = false;
+    let mut linger_until: Option<Instant> = None;
     loop {
+        let linger = async {
+            match linger_until {
+                Some(t) => tokio::time::sleep_until(t).await,
+                None => std::future::pending().await,
+            }
+        };
         tokio::select! {
-            biased;
-            _ = shutdown.changed() => {
-                close(&mut socket, codes::GOING_AWAY, "server shutting down").await;
-                break;
+            frame = stream.next() => {
+                if frame.is_some() {
+                    last_seen.store(millis_since(epoch), Ordering::Relaxed);
+                }
+                if closing || linger_until.is_some() {
+                    match frame {
+                        None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
+                        Some(Ok(_)) => continue,
+                    }
+                }
+                let forwarded = match reader.read(frame) {
+                    Incoming::Msg(msg) => handle.client(conn, msg).await,
+                    Incoming::Answer(msg) => handle.reply(conn, msg).await,
+                    Incoming::Nothing => Ok(()),
+                    Incoming::Close(reason) => {
+                        closing = true;
+                        handle.close(conn, reason).await
+                    }
+                    Incoming::Gone => break,
+                };
+                // The lobby is gone: the writer sees its queue end and closes.
+                if forwarded.is_err() {
+                    closing = true;
+                }
             }
-            reason = &mut close_rx => {
-                let r = reason.unwrap_or(CloseReason::LOBBY_CLOSED);
-                // Flush what the actor queued before the order to close.
-                while let Ok(text) = rx.try_recv() {
-                    if socket.send(Message::Text(text)).await.is_err() {
-                        break;
+            changed = writer.changed(), if linger_until.is_none() => {
+                let state = *writer.borrow();
+                match (changed, state) {
+                    (Err(_), _) | (_, WriterState::Abandoned) => break,
+                    (_, WriterState::Closed) => {
+                        linger_until.get_or_insert(Instant::now() + LINGER);
                     }
+                    (_, WriterState::Open) => {}
                 }
-                close(&mut socket, r.code, r.reason).await;
-                break;
             }
-            out = rx.recv() => match out {
-                Some(text) => {
-                    if socket.send(Message::Text(text)).await.is_err() {
-                        break;
+            _ = linger => break,
+        }
+    }
+    // The socket ended after we asked the lobby to close it (a message too
+    // big, a flood): the writer still sends the answers and the close frame
+    // it can, so wait for it rather than telling it the peer is gone.
+    if closing && linger_until.is_none() {
+        let _ = writer.wait_for(|s| *s != WriterState::Open).await;
+    }
+    gone.send_replace(true);
+}
+
+/// The half that writes.
+struct Writer<'a> {
+    sink: SplitSink<WebSocket, Message>,
+    rx: mpsc::Receiver<Utf8Bytes>,
+    close_rx: oneshot::Receiver<CloseOrder>,
+    shutdown: watch::Receiver<bool>,
+    write_limit: Duration,
+    heartbeat: Duration,
+    dead_after: Duration,
+    epoch: Instant,
+    last_seen: &'a AtomicU64,
+    peer_gone: watch::Receiver<bool>,
+    state: watch::Sender<WriterState>,
+}
+
+/// How the writer's loop ended.
+enum End {
+    /// Close with this order (flush what is queued first).
+    Close(CloseOrder),
+    /// The reader saw the client go; nothing more to write.
+    PeerGone,
+    /// A write did not finish in time or failed.
+    Abandon,
+}
+
+impl Writer<'_> {
+    async fn send(&mut self, msg: Message) -> bool {
+        matches!(
+            tokio::time::timeout(self.write_limit, self.sink.send(msg)).await,
+            Ok(Ok(()))
+        )
+    }
+
+    async fn run(mut self) {
+        let mut beat = tokio::time::interval(self.heartbeat);
+        beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        beat.tick().await;
+        let end = loop {
+            tokio::select! {
+                biased;
+                _ = self.peer_gone.changed() => break End::PeerGone,
+                _ = self.shutdown.changed() => break End::Close(CloseOrder {
+                    reason: CloseReason::GOING_AWAY,
+                    last: None,
+                }),
+                order = &mut self.close_rx => break End::Close(order.unwrap_or(CloseOrder {
+                    // The lobby dropped the connection without an order: its
+                    // task failed.
+                    reason: CloseReason::LOBBY_FAILED,
+                    last: None,
+                })),
+                out = self.rx.recv() => match out {
+                    Some(t) => {
+                        if !self.send(Message::Text(t)).await {
+                            break End::Abandon;
+                        }
+                    }
+                    None => break End::Close(CloseOrder {
+                        reason: CloseReason::LOBBY_FAILED,
+                        last: None,
+                    }),
+                },
+                _ = beat.tick() => {
+                    let seen = Duration::from_millis(self.last_seen.load(Ordering::Relaxed));
+                    if self.epoch.elapsed().saturating_sub(seen) > self.dead_after {
+                        tracing::info!("no heartbeat; closing");
+                        break End::Close(CloseOrder { reason: CloseReason::DEAD, last: None });
+                    }
+                    if !self.send(Message::Ping(Default::default())).await {
+                        break End::Abandon;
                     }
                 }
-                None => {
-                    close(&mut socket, CloseReason::LOBBY_CLOSED.code, CloseReason::LOBBY_CLOSED.reason).await;
-                    break;
-                }
-            },
-            frame = socket.recv() => match reader.read(&mut socket, frame).await {
-                Incoming::Msg(msg) => {
-                    if handle.client(conn, msg).await.is_err() {
-                        close(&mut socket, CloseReason::LOBBY_CLOSED.code, CloseReason::LOBBY_CLOSED.reason).await;
-                        break;
-                    }
-                }
-                Incoming::Handled => {}
-                Incoming::Close(code, reason) => {
-                    close(&mut socket, code, reason).await;
-                    break;
-                }
-                Incoming::Gone => break,
-            },
-            _ = heartbeat.tick() => {
-                if reader.last_seen.elapsed() > cfg.dead_socket() {
-                    tracing::info!(conn, "no heartbeat; closing");
-                    close(&mut socket, codes::DEAD, "no heartbeat").await;
-                    break;
-                }
-                if socket.send(Message::Ping(Default::default())).await.is_err() {
-                    break;
-                }
+            }
+        };
+        match end {
+            End::PeerGone => {}
+            End::Abandon => {
+                tracing::info!("peer does not read; dropping the connection");
+                self.state.send_replace(WriterState::Abandoned);
+            }
+            End::Close(order) => {
+                let done = self.close(order).await;
+                self.state.send_replace(if done {
+                    WriterState::Closed
+                } else {
+                    WriterState::Abandoned
+                });
             }
         }
     }
-    handle.disconnect(conn).await;
+
+    /// Sends what is queued, the order's last reply and the close frame,
+    /// all within one write deadline.
+    async fn close(&mut self, order: CloseOrder) -> bool {
+        let deadline = Instant::now() + self.write_limit;
+        let mut pending: Vec<Message> = Vec::new();
+        while let Ok(t) = self.rx.try_recv() {
+            pending.push(Message::Text(t));
+        }
+        pending.extend(order.last.map(Message::Text));
+        pending.push(close_msg(order.reason.code, order.reason.reason));
+        for msg in pending {
+            match tokio::time::timeout_at(deadline, self.sink.send(msg)).await {
+                Ok(Ok(())) => {}
+                _ => return false,
+            }
+        }
+        true
+    }
 }

@@ -180,3 +180,41 @@ async fn storage_failure_refuses_the_action_and_keeps_the_game() {
     let u = me.until("update").await;
     assert_eq!(u["version"], 1);
 }
+
+/// One policy for unknown fields: a stray field at the top of a message or
+/// inside its action is refused with `bad_json`, and the game is unchanged
+/// (before, an action with a stray field was applied).
+#[tokio::test]
+async fn stray_fields_and_arrays_for_objects_are_refused() {
+    let t = table(test_config()).await;
+    let before = state(&t).await;
+    let mut me = seat_client(&t, t.active).await;
+    let legal = me.legal[0].clone();
+
+    let mut stray = legal.clone();
+    stray["please"] = json!(true);
+    me.send(json!({ "type": "action", "id": "a1", "version": 0, "action": stray }))
+        .await;
+    let r = me.reply("a1").await;
+    assert_eq!(r["code"], "bad_json", "{r}");
+    assert!(r["message"].as_str().unwrap().contains("please"), "{r}");
+
+    me.send(json!({ "type": "action", "id": "a2", "version": 0, "action": legal, "extra": 1 }))
+        .await;
+    assert_eq!(me.reply("a2").await["code"], "bad_json");
+
+    me.send(json!({ "type": "resync", "id": "a3", "since": 4 }))
+        .await;
+    assert_eq!(me.reply("a3").await["code"], "bad_json");
+
+    // An array where the action object belongs.
+    me.send(json!({ "type": "action", "id": "a4", "version": 0, "action": ["end_turn"] }))
+        .await;
+    assert_eq!(me.reply("a4").await["code"], "bad_json");
+
+    assert_eq!(state(&t).await, before);
+
+    // The same action without the stray field is taken.
+    let id = me.act(legal).await;
+    assert_eq!(me.reply(&id).await["type"], "accepted");
+}

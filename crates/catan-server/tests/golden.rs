@@ -199,7 +199,7 @@ fn examples() -> Vec<(&'static str, Value)> {
             "server_rejected",
             server(ServerMsg::rejected(
                 Some("a18".into()),
-                "stale_version",
+                catan_server::error::Code::StaleVersion,
                 "the game is at version 3, not 2; apply the latest update and retry",
             )),
         ),

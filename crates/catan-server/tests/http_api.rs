@@ -262,3 +262,106 @@ async fn shutdown_closes_sockets_with_a_reason() {
         Closed::Frame(1001, "server shutting down".into())
     );
 }
+
+/// HTTP bodies follow the WebSocket's policy: unknown fields at any depth
+/// and arrays where an object is documented are `bad_json`, and nothing is
+/// created (before, `"options": [4]` made a lobby).
+#[tokio::test]
+async fn http_bodies_refuse_stray_fields_and_arrays() {
+    let srv = start(test_config()).await;
+    let a = srv.addr;
+    for body in [
+        json!({ "name": "x", "options": [4] }),
+        json!({ "name": "x", "options": { "players": 4, "speed": 2 } }),
+        json!({ "name": "x", "turn_timer": [true, 60] }),
+        json!({ "name": "x", "turn_timer": { "enabled": true, "seconds": 60, "x": 1 } }),
+        json!([{ "name": "x" }]),
+    ] {
+        let (s, v) = http(a, "POST", "/api/lobbies", None, Some(body.clone())).await;
+        assert_eq!(
+            (s, v["error"]["code"].as_str()),
+            (400, Some("bad_json")),
+            "{body}"
+        );
+    }
+    let (_, list) = http(a, "GET", "/api/lobbies", None, None).await;
+    assert_eq!(list["lobbies"].as_array().unwrap().len(), 0);
+
+    let lobby = create_lobby(a, json!({ "name": "ok" })).await;
+    let path = format!("/api/lobbies/{}/join", lobby.id);
+    let (s, v) = http(
+        a,
+        "POST",
+        &path,
+        None,
+        Some(json!({ "name": "Ann", "seat": [0] })),
+    )
+    .await;
+    assert_eq!((s, v["error"]["code"].as_str()), (400, Some("bad_json")));
+    let (s, _) = http(
+        a,
+        "POST",
+        &path,
+        None,
+        Some(json!({ "name": "Ann", "seat": null })),
+    )
+    .await;
+    assert_eq!(s, 200);
+}
+
+/// POST routes are rate limited per client address (burst, then refill),
+/// answered with `rate_limited` in the API's error shape and a Retry-After;
+/// reading is not limited, and nothing was done for a refused request.
+#[tokio::test]
+async fn post_routes_are_rate_limited_per_address() {
+    let cfg = catan_server::Config {
+        http_rate_burst: 3,
+        // One request back every 100 s: the test cannot be slow enough to
+        // earn one.
+        http_rate_per_sec: 0.01,
+        ..test_config()
+    };
+    let srv = start(cfg).await;
+    let a = srv.addr;
+    let lobby = create_lobby(a, json!({ "name": "busy" })).await;
+    let path = format!("/api/lobbies/{}/join", lobby.id);
+    let (s, _) = http(a, "POST", &path, None, Some(json!({ "name": "A" }))).await;
+    assert_eq!(s, 200);
+    let (s, _) = http(a, "POST", &path, None, Some(json!({ "name": "B" }))).await;
+    assert_eq!(s, 200);
+    let (s, v) = http(a, "POST", &path, None, Some(json!({ "name": "C" }))).await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (429, Some("rate_limited")),
+        "{v}"
+    );
+    let (s, info) = http(a, "GET", &format!("/api/lobbies/{}", lobby.id), None, None).await;
+    assert_eq!(s, 200);
+    assert_eq!(info["seats_taken"], 2, "the refused join seated nobody");
+    for _ in 0..10 {
+        let (s, _) = http(a, "GET", "/api/lobbies", None, None).await;
+        assert_eq!(s, 200);
+    }
+}
+
+/// A request whose body never finishes arriving is answered with
+/// `request_timeout` (408) after the configured time, instead of holding
+/// its connection and task for as long as the client likes.
+#[tokio::test]
+async fn a_stalled_request_times_out() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let cfg = catan_server::Config {
+        http_timeout_ms: 300,
+        ..test_config()
+    };
+    let srv = start(cfg).await;
+    let mut s = tokio::net::TcpStream::connect(srv.addr).await.unwrap();
+    let head = "POST /api/lobbies HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"name\":";
+    s.write_all(head.as_bytes()).await.unwrap();
+    let mut buf = Vec::new();
+    let read = tokio::time::timeout(WAIT, s.read_to_end(&mut buf)).await;
+    assert!(read.is_ok(), "the server kept waiting for the body");
+    let text = String::from_utf8_lossy(&buf);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(text.contains("request_timeout"), "{text}");
+}

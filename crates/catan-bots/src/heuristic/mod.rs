@@ -17,7 +17,7 @@ pub use opening::opening_value;
 
 use crate::Bot;
 use crate::ctx::Ctx;
-use catan_core::{Action, View};
+use catan_core::{Action, PhaseName, View};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -37,14 +37,16 @@ impl HeuristicBot {
     }
 
     fn propose(&mut self, ctx: &Ctx, legal: &[Action]) -> Option<Action> {
-        match ctx.view.phase.as_str() {
-            "opening" => opening::choose(ctx, legal),
-            "discard" => discard::choose(ctx, legal),
-            "move_robber" => robber::choose(ctx, legal),
-            "pre_roll" => turn::pre_roll(ctx, legal),
-            "action" if ctx.me == ctx.view.active => turn::action(ctx, legal, &mut self.memory),
-            "action" => trading::respond(ctx, legal),
-            _ => None,
+        match ctx.view.phase {
+            PhaseName::Opening => opening::choose(ctx, legal),
+            PhaseName::Discard => discard::choose(ctx, legal),
+            PhaseName::MoveRobber => robber::choose(ctx, legal),
+            PhaseName::PreRoll => turn::pre_roll(ctx, legal),
+            PhaseName::Action if ctx.me == ctx.view.active => {
+                turn::action(ctx, legal, &mut self.memory)
+            }
+            PhaseName::Action => trading::respond(ctx, legal),
+            PhaseName::Finished => None,
         }
     }
 }

@@ -42,6 +42,10 @@ impl Spawned {
             ("CATAN_BIND".to_string(), addr.to_string()),
             ("CATAN_MAX_LOBBIES".to_string(), limit.clone()),
             ("CATAN_MAX_LOBBIES_PER_CLIENT".to_string(), limit),
+            // Setting up thousands of lobbies is a burst of POSTs from a few
+            // addresses: lift the per-address HTTP limit for the benchmark.
+            ("CATAN_HTTP_RATE_PER_SEC".to_string(), "100000".to_string()),
+            ("CATAN_HTTP_RATE_BURST".to_string(), "100000".to_string()),
         ];
         // Without a DATABASE_URL the server keeps a SQLite file in its data
         // directory: give it a fresh one of ours rather than the current

@@ -8,7 +8,7 @@
 use super::conns::Conns;
 use super::info::{LobbyInfo, LobbySettings, LobbyStatus, SeatInfo, SeatKind};
 use super::{CloseReason, Command, ConnectRequest, LOBBY_QUEUE, LobbyHandle};
-use crate::error::Refusal;
+use crate::error::{Code, Refusal};
 use crate::protocol::{PROTOCOL_VERSION, SeatPresence, ServerMsg};
 use crate::registry::Registry;
 use crate::token::TokenHash;
@@ -135,7 +135,6 @@ impl LobbyActor {
                 break;
             }
         }
-        self.registry.remove(self.id);
         self.conns.close_all(CloseReason::LOBBY_CLOSED);
         tracing::info!("lobby actor stopped");
     }
@@ -181,6 +180,8 @@ impl LobbyActor {
             }
             Command::Disconnect { conn } => self.disconnect(conn),
             Command::Client { conn, msg } => self.on_client(conn, msg).await,
+            Command::Reply { conn, msg } => self.conns.reply(conn, &msg),
+            Command::Close { conn, reason } => self.conns.kick(conn, reason),
         }
         self.after_sends();
     }
@@ -340,14 +341,14 @@ impl LobbyActor {
         let viewer = match req.token {
             Some(hash) => {
                 let seat = self.seat_of(&hash).ok_or_else(|| {
-                    Refusal::new("invalid_token", "no seat in this lobby has that token")
+                    Refusal::new(Code::InvalidToken, "no seat in this lobby has that token")
                 })?;
                 Viewer::Seat(seat)
             }
             None => {
                 if self.conns.spectators() >= self.registry.config().max_spectators {
                     return Err(Refusal::new(
-                        "spectators_full",
+                        Code::SpectatorsFull,
                         "this lobby has as many spectators as it allows",
                     ));
                 }

@@ -6,6 +6,7 @@
 
 use super::actor::{LobbyActor, Slot};
 use super::play::Actor;
+use crate::error::Code;
 use crate::standin::{seats_to_act, stand_in_action};
 use catan_core::{Action, Phase, Seat, Viewer};
 use rand::Rng;
@@ -182,7 +183,7 @@ impl LobbyActor {
         };
         match self.perform(seat, action, Actor::Bot, None).await {
             Ok(_) => {}
-            Err(e) if e.code == "storage_unavailable" => self.back_off(),
+            Err(e) if e.code == Code::StorageUnavailable => self.back_off(),
             Err(e) => {
                 // A bot's proposal may be refused (e.g. a trade offer the
                 // engine rejects); a legal action keeps the game going.

@@ -4,7 +4,7 @@
 //! never waits for a socket. A connection whose queue is full is told to
 //! close (it resyncs when it reconnects) and forgotten.
 
-use super::{CloseReason, ConnId};
+use super::{CloseOrder, CloseReason, ConnId};
 use crate::protocol::ServerMsg;
 use crate::token::TokenHash;
 use axum::extract::ws::Utf8Bytes;
@@ -20,7 +20,7 @@ pub(super) struct Conn {
     /// The token hash it authenticated with (seats only).
     pub token: Option<TokenHash>,
     tx: mpsc::Sender<Utf8Bytes>,
-    close: Option<oneshot::Sender<CloseReason>>,
+    close: Option<oneshot::Sender<CloseOrder>>,
 }
 
 /// All open connections of a lobby.
@@ -38,7 +38,7 @@ impl Conns {
         viewer: Viewer,
         token: Option<TokenHash>,
         tx: mpsc::Sender<Utf8Bytes>,
-        close: oneshot::Sender<CloseReason>,
+        close: oneshot::Sender<CloseOrder>,
     ) {
         self.map.insert(
             id,
@@ -62,10 +62,14 @@ impl Conns {
 
     /// Closes a connection with a reason and forgets it.
     pub fn kick(&mut self, id: ConnId, reason: CloseReason) {
+        self.kick_with(id, CloseOrder { reason, last: None });
+    }
+
+    fn kick_with(&mut self, id: ConnId, order: CloseOrder) {
         if let Some(mut c) = self.map.remove(&id) {
             if let Some(close) = c.close.take() {
                 // The connection may already be gone; then nobody needs telling.
-                let _ = close.send(reason);
+                let _ = close.send(order);
             }
             self.dropped.push(c.viewer);
         }
@@ -109,15 +113,34 @@ impl Conns {
         self.send_text(id, text);
     }
 
+    /// Queues the answer to one of the connection's requests. If its queue
+    /// is full the connection is closed as too slow, and the answer goes
+    /// with the close order, so the request is still answered.
+    pub fn reply(&mut self, id: ConnId, msg: &ServerMsg) {
+        let text = Utf8Bytes::from(msg.to_text());
+        self.queue(id, text, true);
+    }
+
     fn send_text(&mut self, id: ConnId, text: Utf8Bytes) {
+        self.queue(id, text, false);
+    }
+
+    fn queue(&mut self, id: ConnId, text: Utf8Bytes, is_reply: bool) {
         let Some(c) = self.map.get(&id) else {
             return;
         };
         match c.tx.try_send(text) {
             Ok(()) => {}
-            Err(TrySendError::Full(_)) => {
+            Err(TrySendError::Full(text)) => {
                 tracing::info!(conn = id, "connection queue full; closing it");
-                self.kick(id, CloseReason::TOO_SLOW);
+                let last = is_reply.then_some(text);
+                self.kick_with(
+                    id,
+                    CloseOrder {
+                        reason: CloseReason::TOO_SLOW,
+                        last,
+                    },
+                );
             }
             Err(TrySendError::Closed(_)) => {
                 if let Some(c) = self.map.remove(&id) {

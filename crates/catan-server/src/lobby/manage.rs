@@ -4,7 +4,7 @@ use super::CloseReason;
 use super::actor::{BotSeat, Human, LobbyActor, Running, Slot};
 use super::info::{LobbyInfo, LobbyStatus, clean_name};
 use super::think::server_bot;
-use crate::error::Refusal;
+use crate::error::{Code, Refusal};
 use crate::journal::{GameStart, SeatOccupant, SeatRecord};
 use crate::token::TokenHash;
 use catan_bots::BotKind;
@@ -28,7 +28,7 @@ impl LobbyActor {
             Ok(())
         } else {
             Err(Refusal::new(
-                "not_host",
+                Code::NotHost,
                 "only the lobby's host may do that (use the host token)",
             ))
         }
@@ -39,7 +39,7 @@ impl LobbyActor {
             Ok(())
         } else {
             Err(Refusal::new(
-                "already_started",
+                Code::AlreadyStarted,
                 "the game has already started",
             ))
         }
@@ -50,18 +50,18 @@ impl LobbyActor {
         match wanted {
             Some(s) => match self.seats.get(s.index()) {
                 None => Err(Refusal::new(
-                    "no_such_seat",
+                    Code::NoSuchSeat,
                     format!("this lobby has seats 0 to {}", self.seats.len() - 1),
                 )),
                 Some(Slot::Empty) => Ok(s),
-                Some(_) => Err(Refusal::new("seat_taken", format!("{s} is taken"))),
+                Some(_) => Err(Refusal::new(Code::SeatTaken, format!("{s} is taken"))),
             },
             None => self
                 .seats
                 .iter()
                 .position(|s| matches!(s, Slot::Empty))
                 .map(|i| Seat(i as u8))
-                .ok_or_else(|| Refusal::new("lobby_full", "every seat is taken")),
+                .ok_or_else(|| Refusal::new(Code::LobbyFull, "every seat is taken")),
         }
     }
 
@@ -72,8 +72,8 @@ impl LobbyActor {
         token: TokenHash,
     ) -> Result<(Seat, LobbyInfo), Refusal> {
         self.require_waiting()?;
-        let name =
-            clean_name(&name, "the display name").map_err(|m| Refusal::new("invalid_name", m))?;
+        let name = clean_name(&name, "the display name")
+            .map_err(|m| Refusal::new(Code::InvalidName, m))?;
         let seat = self.free_seat(seat)?;
         self.seats[seat.index()] = Slot::Human(Human {
             name,
@@ -86,9 +86,9 @@ impl LobbyActor {
     }
 
     pub(super) async fn leave(&mut self, token: TokenHash) -> Result<LobbyInfo, Refusal> {
-        let seat = self
-            .seat_of(&token)
-            .ok_or_else(|| Refusal::new("invalid_token", "no seat in this lobby has that token"))?;
+        let seat = self.seat_of(&token).ok_or_else(|| {
+            Refusal::new(Code::InvalidToken, "no seat in this lobby has that token")
+        })?;
         match self.status() {
             LobbyStatus::Waiting => {
                 self.seats[seat.index()] = Slot::Empty;
@@ -96,7 +96,7 @@ impl LobbyActor {
             LobbyStatus::Playing => {
                 // A bot takes the seat over so the game can go on.
                 let Slot::Human(h) = &self.seats[seat.index()] else {
-                    return Err(Refusal::new("internal", "seat is not a person's"));
+                    return Err(Refusal::new(Code::Internal, "seat is not a person's"));
                 };
                 let name = format!("{} (bot)", h.name);
                 let record = SeatRecord {
@@ -119,7 +119,10 @@ impl LobbyActor {
                 });
             }
             LobbyStatus::Finished => {
-                return Err(Refusal::new("game_over", "the game is over"));
+                return Err(Refusal::new(
+                    Code::Rules(catan_core::ErrorCode::GameOver),
+                    "the game is over",
+                ));
             }
         }
         if let Some(conn) = self.conns.seat_conn(seat) {
@@ -164,8 +167,11 @@ impl LobbyActor {
                 self.presence_changed();
                 Ok(self.info())
             }
-            Some(_) => Err(Refusal::new("not_a_bot", format!("{seat} is not a bot"))),
-            None => Err(Refusal::new("no_such_seat", format!("there is no {seat}"))),
+            Some(_) => Err(Refusal::new(Code::NotABot, format!("{seat} is not a bot"))),
+            None => Err(Refusal::new(
+                Code::NoSuchSeat,
+                format!("there is no {seat}"),
+            )),
         }
     }
 
@@ -199,7 +205,7 @@ impl LobbyActor {
         self.require_waiting()?;
         if self.seats.iter().any(|s| matches!(s, Slot::Empty)) {
             return Err(Refusal::new(
-                "not_ready",
+                Code::NotReady,
                 "every seat needs a player or a bot before the start",
             ));
         }
@@ -208,7 +214,7 @@ impl LobbyActor {
         let seed: u64 = rand::rng().random();
         let salt = random_salt(&mut rand::rng());
         let (game, opener) = Game::new(self.settings.options, seed)
-            .map_err(|e| Refusal::new("invalid_options", e.to_string()))?;
+            .map_err(|e| Refusal::new(Code::InvalidOptions, e.to_string()))?;
         let start = GameStart {
             lobby_id: self.id,
             settings: self.settings.clone(),
@@ -239,7 +245,7 @@ impl LobbyActor {
 /// The refusal when the journal cannot record.
 pub(super) fn storage_unavailable() -> Refusal {
     Refusal::new(
-        "storage_unavailable",
+        Code::StorageUnavailable,
         "the game could not be saved; nothing changed, try again",
     )
 }

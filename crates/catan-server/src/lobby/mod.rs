@@ -14,8 +14,8 @@ mod play;
 pub mod resume;
 mod think;
 
-use crate::error::Refusal;
-use crate::protocol::ClientMsg;
+use crate::error::{Code, Refusal};
+use crate::protocol::{ClientMsg, ServerMsg};
 use crate::token::TokenHash;
 use axum::extract::ws::Utf8Bytes;
 use catan_bots::BotKind;
@@ -68,6 +68,43 @@ impl CloseReason {
         code: 4004,
         reason: "the lobby was closed",
     };
+    /// The server is stopping.
+    pub const GOING_AWAY: CloseReason = CloseReason {
+        code: 1001,
+        reason: "server shutting down",
+    };
+    /// The client kept sending while refused for rate.
+    pub const FLOOD: CloseReason = CloseReason {
+        code: 1008,
+        reason: "rate limit exceeded",
+    };
+    /// A message over the size limit.
+    pub const TOO_BIG: CloseReason = CloseReason {
+        code: 1009,
+        reason: "message too big (16 KiB at most)",
+    };
+    /// The lobby's task failed; its game comes back from the log when the
+    /// client reconnects.
+    pub const LOBBY_FAILED: CloseReason = CloseReason {
+        code: 1011,
+        reason: "the lobby failed and restarts; reconnect",
+    };
+    /// The socket was silent for too long.
+    pub const DEAD: CloseReason = CloseReason {
+        code: 4009,
+        reason: "no heartbeat",
+    };
+}
+
+/// The lobby's order to close a connection: the reason, and the reply that
+/// did not fit in a full queue (sent after what is queued, before the close
+/// frame, so that no admitted request goes unanswered).
+#[derive(Clone, Debug)]
+pub struct CloseOrder {
+    /// Why.
+    pub reason: CloseReason,
+    /// A last reply to deliver before the close frame.
+    pub last: Option<Utf8Bytes>,
 }
 
 /// A WebSocket asking to join a lobby's connections.
@@ -78,7 +115,7 @@ pub(crate) struct ConnectRequest {
     /// The connection's bounded outbound queue.
     pub tx: mpsc::Sender<Utf8Bytes>,
     /// Tells the connection to close, with a reason.
-    pub close: oneshot::Sender<CloseReason>,
+    pub close: oneshot::Sender<CloseOrder>,
 }
 
 /// What a lobby actor is asked to do.
@@ -122,6 +159,18 @@ pub(crate) enum Command {
         conn: ConnId,
         msg: ClientMsg,
     },
+    /// An answer the socket task made itself (malformed input, rate limit),
+    /// queued behind the answers to the connection's earlier requests.
+    Reply {
+        conn: ConnId,
+        msg: ServerMsg,
+    },
+    /// The socket task wants its connection closed once every earlier
+    /// request is answered.
+    Close {
+        conn: ConnId,
+        reason: CloseReason,
+    },
 }
 
 /// A cloneable way to reach one lobby's actor.
@@ -132,7 +181,7 @@ pub struct LobbyHandle {
 }
 
 fn gone() -> Refusal {
-    Refusal::new("lobby_not_found", "this lobby no longer exists")
+    Refusal::new(Code::LobbyNotFound, "this lobby no longer exists")
 }
 
 impl LobbyHandle {
@@ -145,12 +194,17 @@ impl LobbyHandle {
         self.id
     }
 
+    /// Whether the lobby's task has ended (nothing sent to it is handled).
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+
     async fn send(&self, cmd: Command) -> Result<(), Refusal> {
         match tokio::time::timeout(SEND_TIMEOUT, self.tx.send(cmd)).await {
             Ok(Ok(())) => Ok(()),
             Ok(Err(_)) => Err(gone()),
             Err(_) => Err(Refusal::new(
-                "server_busy",
+                Code::ServerBusy,
                 "the lobby is too busy; try again",
             )),
         }
@@ -163,7 +217,7 @@ impl LobbyHandle {
             Ok(Ok(r)) => r,
             Ok(Err(_)) => Err(gone()),
             Err(_) => Err(Refusal::new(
-                "server_busy",
+                Code::ServerBusy,
                 "the lobby did not answer in time",
             )),
         }
@@ -231,6 +285,23 @@ impl LobbyHandle {
     pub(crate) async fn client(&self, conn: ConnId, msg: ClientMsg) -> Result<(), Refusal> {
         self.tx
             .send(Command::Client { conn, msg })
+            .await
+            .map_err(|_| gone())
+    }
+
+    /// Queues an answer the socket task made itself, in order with the
+    /// lobby's answers to this connection.
+    pub(crate) async fn reply(&self, conn: ConnId, msg: ServerMsg) -> Result<(), Refusal> {
+        self.tx
+            .send(Command::Reply { conn, msg })
+            .await
+            .map_err(|_| gone())
+    }
+
+    /// Asks the lobby to close a connection after answering what it sent.
+    pub(crate) async fn close(&self, conn: ConnId, reason: CloseReason) -> Result<(), Refusal> {
+        self.tx
+            .send(Command::Close { conn, reason })
             .await
             .map_err(|_| gone())
     }

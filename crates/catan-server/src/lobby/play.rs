@@ -5,7 +5,7 @@ use super::ConnId;
 use super::actor::{LobbyActor, Slot};
 use super::manage::storage_unavailable;
 use crate::config::MAX_CHAT_CHARS;
-use crate::error::Refusal;
+use crate::error::{Code, Refusal};
 use crate::journal::{GameResult, JournalEntry};
 use crate::protocol::{ClientMsg, ServerMsg};
 use catan_core::record::Outcome;
@@ -31,14 +31,18 @@ impl LobbyActor {
         };
         let (viewer, token) = (c.viewer, c.token);
         match msg {
-            ClientMsg::Hello { .. } => self.conns.send(
+            ClientMsg::Hello { .. } => self.conns.reply(
                 conn,
-                &ServerMsg::rejected(None, "already_connected", "this socket already said hello"),
+                &ServerMsg::rejected(
+                    None,
+                    Code::AlreadyConnected,
+                    "this socket already said hello",
+                ),
             ),
             ClientMsg::Resync { id } => {
                 self.send_game_state(conn);
                 let version = self.version();
-                self.conns.send(conn, &ServerMsg::Accepted { id, version });
+                self.conns.reply(conn, &ServerMsg::Accepted { id, version });
             }
             ClientMsg::Chat { id, text } => {
                 let r = self.chat(viewer, &text);
@@ -47,9 +51,9 @@ impl LobbyActor {
                         id,
                         version: self.version(),
                     },
-                    Err(e) => ServerMsg::rejected(Some(id), &e.code, e.message),
+                    Err(e) => ServerMsg::rejected(Some(id), e.code, e.message),
                 };
-                self.conns.send(conn, &reply);
+                self.conns.reply(conn, &reply);
             }
             ClientMsg::Action {
                 id,
@@ -61,7 +65,7 @@ impl LobbyActor {
                 if let Err(e) = r.await {
                     tracing::debug!(conn, code = %e.code, "action refused");
                     self.conns
-                        .send(conn, &ServerMsg::rejected(Some(id), &e.code, e.message));
+                        .reply(conn, &ServerMsg::rejected(Some(id), e.code, e.message));
                 }
             }
         }
@@ -74,23 +78,26 @@ impl LobbyActor {
     fn chat(&mut self, viewer: Viewer, text: &str) -> Result<(), Refusal> {
         let Viewer::Seat(seat) = viewer else {
             return Err(Refusal::new(
-                "not_your_seat",
+                Code::NotYourSeat,
                 "spectators cannot chat; join a seat to talk",
             ));
         };
         let text = text.trim();
+        if self.registry.config().panic_on_chat.as_deref() == Some(text) {
+            panic!("fault injection: chat line {text:?}");
+        }
         if text.is_empty() {
-            return Err(Refusal::new("empty_chat", "say something"));
+            return Err(Refusal::new(Code::EmptyChat, "say something"));
         }
         if text.chars().count() > MAX_CHAT_CHARS {
             return Err(Refusal::new(
-                "chat_too_long",
+                Code::ChatTooLong,
                 format!("chat lines are at most {MAX_CHAT_CHARS} characters"),
             ));
         }
         let name = match self.seats.get(seat.index()) {
             Some(Slot::Human(h)) => h.name.clone(),
-            _ => return Err(Refusal::new("not_your_seat", "you no longer hold a seat")),
+            _ => return Err(Refusal::new(Code::NotYourSeat, "you no longer hold a seat")),
         };
         self.conns.broadcast(&ServerMsg::Chat {
             seat,
@@ -115,7 +122,7 @@ impl LobbyActor {
     ) -> Result<(), Refusal> {
         let Viewer::Seat(seat) = viewer else {
             return Err(Refusal::new(
-                "not_your_seat",
+                Code::NotYourSeat,
                 "spectators cannot act; join a seat to play",
             ));
         };
@@ -123,7 +130,7 @@ impl LobbyActor {
             && c != seat
         {
             return Err(Refusal::new(
-                "not_your_seat",
+                Code::NotYourSeat,
                 format!("this connection plays {seat}, not {c}"),
             ));
         }
@@ -135,19 +142,19 @@ impl LobbyActor {
         };
         if !still_holder {
             return Err(Refusal::new(
-                "invalid_token",
+                Code::InvalidToken,
                 "this connection no longer holds the seat",
             ));
         }
         let Some(run) = &self.run else {
             return Err(Refusal::new(
-                "game_not_started",
+                Code::GameNotStarted,
                 "the game has not started yet",
             ));
         };
         if version != run.version {
             return Err(Refusal::new(
-                "stale_version",
+                Code::StaleVersion,
                 format!(
                     "the game is at version {}, not {version}; apply the latest update and retry",
                     run.version
@@ -171,14 +178,12 @@ impl LobbyActor {
     ) -> Result<u64, Refusal> {
         let Some(run) = self.run.as_mut() else {
             return Err(Refusal::new(
-                "game_not_started",
+                Code::GameNotStarted,
                 "the game has not started yet",
             ));
         };
         let mut next = run.game.clone();
-        let events = next
-            .apply(seat, action)
-            .map_err(|e| Refusal::new(e.code(), e.message))?;
+        let events = next.apply(seat, action).map_err(Refusal::from)?;
         let entry = JournalEntry {
             lobby_id: self.id,
             seq: run.version + 1,
@@ -202,7 +207,7 @@ impl LobbyActor {
             tracing::info!(seat = seat.0, action = action.kind(), "stand-in acted");
         }
         if let Some((conn, id)) = ack {
-            self.conns.send(
+            self.conns.reply(
                 conn,
                 &ServerMsg::Accepted {
                     id: id.to_string(),

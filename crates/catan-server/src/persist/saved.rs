@@ -9,7 +9,7 @@
 //! played is served without them and without the outcomes of random steps
 //! (drawn cards, stolen resources), which would give hidden hands away.
 
-use crate::error::Refusal;
+use crate::error::{Code, Refusal};
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
@@ -46,7 +46,7 @@ pub struct ListQuery {
 fn store(st: &AppState) -> Result<&Store, Refusal> {
     st.store.as_ref().ok_or_else(|| {
         Refusal::new(
-            "storage_unavailable",
+            Code::StorageUnavailable,
             "this server keeps no saved games (it runs without a database)",
         )
     })
@@ -56,12 +56,12 @@ fn store_refusal(e: StoreError) -> Refusal {
     if e.is_unavailable() {
         tracing::warn!(error = %e, "saved games: database unavailable");
         Refusal::new(
-            "storage_unavailable",
+            Code::StorageUnavailable,
             "saved games cannot be read right now; try again",
         )
     } else {
         tracing::error!(error = %e, "saved games: store error");
-        Refusal::new("internal", "saved games cannot be read")
+        Refusal::new(Code::Internal, "saved games cannot be read")
     }
 }
 
@@ -70,15 +70,15 @@ pub async fn list(
     State(st): State<AppState>,
     q: Result<Query<ListQuery>, QueryRejection>,
 ) -> Result<Json<GamePage>, Refusal> {
-    let Query(q) = q.map_err(|e| Refusal::new("bad_query", e.body_text()))?;
+    let Query(q) = q.map_err(|e| Refusal::new(Code::BadQuery, e.body_text()))?;
     let page = q.page.unwrap_or(1);
     if page == 0 {
-        return Err(Refusal::new("bad_query", "pages count from 1"));
+        return Err(Refusal::new(Code::BadQuery, "pages count from 1"));
     }
     let per_page = q.per_page.unwrap_or(DEFAULT_PER_PAGE);
     if per_page == 0 || per_page > catan_store::MAX_PER_PAGE {
         return Err(Refusal::new(
-            "bad_query",
+            Code::BadQuery,
             format!(
                 "per_page must be between 1 and {}",
                 catan_store::MAX_PER_PAGE
@@ -103,7 +103,7 @@ pub async fn record(
     State(st): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<GameRecord>, Refusal> {
-    let not_found = || Refusal::new("not_found", "there is no saved game with that id");
+    let not_found = || Refusal::new(Code::NotFound, "there is no saved game with that id");
     let id = Uuid::parse_str(&id).map_err(|_| not_found())?;
     let record = store_for(&st, id).await?.ok_or_else(not_found)?;
     Ok(Json(redact_live(record)))

@@ -6,7 +6,7 @@
 //! step, the action, its unredacted events and the full view after it.
 //! Only finished games qualify: a review may show everything (R48).
 
-use crate::error::Refusal;
+use crate::error::{Code, Refusal};
 use crate::persist::saved::store_for;
 use crate::state::AppState;
 use axum::Json;
@@ -58,13 +58,13 @@ pub async fn steps(
     Path(id): Path<String>,
     q: Result<Query<StepsQuery>, QueryRejection>,
 ) -> Result<Json<Steps>, Refusal> {
-    let Query(q) = q.map_err(|e| Refusal::new("bad_query", e.body_text()))?;
-    let not_found = || Refusal::new("not_found", "there is no saved game with that id");
+    let Query(q) = q.map_err(|e| Refusal::new(Code::BadQuery, e.body_text()))?;
+    let not_found = || Refusal::new(Code::NotFound, "there is no saved game with that id");
     let id = Uuid::parse_str(&id).map_err(|_| not_found())?;
     let record = store_for(&st, id).await?.ok_or_else(not_found)?;
     if !record.status.is_over() {
         return Err(Refusal::new(
-            "game_not_finished",
+            Code::GameNotFinished,
             "a game can be reviewed step by step once it is over",
         ));
     }
@@ -73,13 +73,13 @@ pub async fn steps(
     let to = q.to.unwrap_or(total).min(total);
     if from > to || to - from + 1 > MAX_STEPS {
         return Err(Refusal::new(
-            "bad_query",
+            Code::BadQuery,
             format!("ask for 1 to {MAX_STEPS} steps with from <= to <= {total}"),
         ));
     }
     let bad = |e: catan_core::record::ReplayError| {
         tracing::error!(error = %e, %id, "stored game does not replay");
-        Refusal::new("internal", "this saved game cannot be replayed")
+        Refusal::new(Code::Internal, "this saved game cannot be replayed")
     };
     let mut replay = Replay::new(&record).map_err(bad)?;
     // Position `from` itself is part of the answer: stop one action short of

@@ -34,6 +34,8 @@ pub fn test_config() -> Config {
         rate_per_sec: 1000.0,
         rate_burst: 1000,
         max_lobbies_per_client: 100,
+        http_rate_per_sec: 100_000.0,
+        http_rate_burst: 100_000,
         ..Config::default()
     }
 }

@@ -437,6 +437,23 @@ impl Player {
         }
     }
 
+    /// Reads until the socket ends; returns the close code (`None` when it
+    /// ended without a close frame).
+    pub async fn closed_with(&mut self) -> Option<u16> {
+        loop {
+            match tokio::time::timeout(WAIT, self.ws.next()).await {
+                Err(_) => panic!("seat {:?}: socket still open after {WAIT:?}", self.seat),
+                Ok(Some(Ok(Message::Close(f)))) => return f.map(|f| f.code.into()),
+                Ok(Some(Ok(Message::Text(t)))) => {
+                    let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                    self.track(&v);
+                }
+                Ok(Some(Ok(_))) => {}
+                Ok(_) => return None,
+            }
+        }
+    }
+
     /// Asks for a fresh snapshot; returns it.
     pub async fn resync(&mut self) -> Value {
         self.send(json!({ "type": "resync", "id": "resync" })).await;
@@ -467,6 +484,8 @@ pub async fn start_in_process_with(
         rate_per_sec: 1000.0,
         rate_burst: 1000,
         conn_queue: 100_000,
+        http_rate_per_sec: 100_000.0,
+        http_rate_burst: 100_000,
         ..catan_server::Config::default()
     };
     edit(&mut config);
@@ -515,6 +534,8 @@ impl ServerProcess {
             .env("CATAN_BOT_DELAY_MS", "0")
             .env("CATAN_RATE_PER_SEC", "1000")
             .env("CATAN_RATE_BURST", "1000")
+            .env("CATAN_HTTP_RATE_PER_SEC", "100000")
+            .env("CATAN_HTTP_RATE_BURST", "100000")
             .env("CATAN_STATIC_DIR", db.dir.join("no-web"))
             .env("RUST_LOG", "info")
             .stdout(Stdio::from(out.try_clone().unwrap()))
