@@ -5,8 +5,9 @@
 //! Counted generously, so that "below the target" is a proof: every free
 //! corner the player's roads could still reach with the pieces left counts
 //! as a settlement spot (ignoring that two such spots may exclude each
-//! other), both awards count as won, and every Victory Point card not yet in
-//! another player's hand counts as the player's.
+//! other), an award counts unless it is out of reach for good, and every
+//! Victory Point card not yet in another player's hand counts as the
+//! player's.
 
 use catan_core::geometry::{NONE, bits64, geo};
 use catan_core::state::{CITIES, SETTLEMENTS};
@@ -73,7 +74,34 @@ pub fn point_ceiling(game: &Game, seat: Seat) -> u32 {
         .map(|(_, q)| q.dev.get(DevCard::VictoryPoint) as u32)
         .sum();
     let vp_cards = DevCard::DECK_COUNTS[DevCard::VictoryPoint.index()] as u32 - held_elsewhere;
-    buildings + 4 + vp_cards
+    buildings + awards(game, seat, free) + vp_cards
+}
+
+/// Award points `seat` could still hold: Longest Road if its trail can grow
+/// past every trail that can no longer be cut (a trail is cut only by a
+/// building on a free corner it passes), Largest Army if all the knights it
+/// could ever play beat the most anyone else has played (played knights
+/// never go away).
+fn awards(game: &Game, seat: Seat, free: u64) -> u32 {
+    let p = &game.players[seat.index()];
+    let others = game
+        .players
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != seat.index());
+    let uncuttable = others
+        .clone()
+        .filter(|(_, q)| q.road_vertices & free == 0)
+        .map(|(_, q)| q.trail)
+        .max()
+        .unwrap_or(0);
+    let road = p.trail + p.roads_left >= 5.max(uncuttable + 1)
+        || (game.longest_road == Some(seat) && p.trail >= uncuttable);
+    let deck_knights = game.deck.iter().filter(|&&c| c == DevCard::Knight).count() as u32;
+    let my_knights = p.knights() as u32 + p.dev.get(DevCard::Knight) as u32 + deck_knights;
+    let most_other = others.map(|(_, q)| q.knights() as u32).max().unwrap_or(0);
+    let army = my_knights >= 3 && (my_knights > most_other || game.largest_army == Some(seat));
+    2 * road as u32 + 2 * army as u32
 }
 
 /// Whether no player can reach the target any more.

@@ -139,9 +139,13 @@ impl<'a> Ctx<'a> {
             .map(|p| p.seat)
     }
 
-    /// Whether `s` is close enough to winning that nobody should help it.
+    /// Whether `s` is close enough to winning that nobody should help it:
+    /// one point short of the target, or two short and ahead of the bot.
+    /// (Refusing everyone two short would stop all trading late in games
+    /// with high targets, where most players are.)
     pub fn near_win(&self, s: Seat) -> bool {
-        self.points(s) + 2 >= self.view.options.vp_target
+        let (theirs, target) = (self.points(s), self.view.options.vp_target);
+        theirs + 1 >= target || (theirs + 2 >= target && theirs > self.points(self.me))
     }
 }
 

@@ -27,6 +27,7 @@ pub mod network;
 pub mod plan;
 mod random;
 pub mod search;
+mod trail;
 
 pub use arena::{ArenaResult, arena, arena_game};
 pub use ceiling::{point_ceiling, unwinnable};

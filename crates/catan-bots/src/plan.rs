@@ -22,6 +22,8 @@ pub enum Goal {
     },
     /// Buy a development card.
     DevCard,
+    /// A road that lengthens the bot's longest trail, to take Longest Road.
+    LongestRoad,
 }
 
 /// A goal with its full cost and its value.
@@ -35,8 +37,11 @@ pub struct Plan {
     pub value: f32,
 }
 
-/// Farthest a settlement goal may lie, in new roads.
+/// Farthest a settlement goal may usually lie, in new roads.
 pub const ROAD_LIMIT: u8 = 3;
+/// How far the bot looks when nothing lies within [`ROAD_LIMIT`] (late in a
+/// game with a high target, the last free corners are far away).
+pub const FAR_ROAD_LIMIT: u8 = 8;
 
 /// Every goal open to the bot now (the hand does not matter here).
 pub fn candidates(ctx: &Ctx, r: &Reach) -> Vec<Plan> {
@@ -60,7 +65,16 @@ pub fn candidates(ctx: &Ctx, r: &Reach) -> Vec<Plan> {
     }
     if settlements_left > 0 {
         let limit = ROAD_LIMIT.min(roads_left);
-        if let Some((v, d, val)) = best_spot(ctx, r, limit) {
+        let far;
+        let spot = match best_spot(ctx, r, limit) {
+            Some(s) => Some(s),
+            None if roads_left > limit => {
+                far = reach(ctx, 0, FAR_ROAD_LIMIT.min(roads_left));
+                best_spot(ctx, &far, FAR_ROAD_LIMIT.min(roads_left))
+            }
+            None => None,
+        };
+        if let Some((v, d, val)) = spot {
             let mut cost = ResourceSet::SETTLEMENT;
             for _ in 0..d {
                 cost.add(&ResourceSet::ROAD);
@@ -76,10 +90,23 @@ pub fn candidates(ctx: &Ctx, r: &Reach) -> Vec<Plan> {
         }
     }
     if ctx.view.deck_size > 0 {
+        // Once the board has no more room for the bot, cards are its points.
+        let built_out = !out
+            .iter()
+            .any(|p| matches!(p.goal, Goal::Settlement { .. }))
+            && cities_left == 0;
         out.push(Plan {
             goal: Goal::DevCard,
             cost: ResourceSet::DEV_CARD,
-            value: 0.6,
+            value: if built_out { 1.0 } else { 0.6 },
+        });
+    }
+    if roads_left > 0 && ctx.view.longest_road != Some(ctx.me) && crate::trail::gain(ctx).is_some()
+    {
+        out.push(Plan {
+            goal: Goal::LongestRoad,
+            cost: ResourceSet::ROAD,
+            value: crate::trail::award_value(ctx),
         });
     }
     out

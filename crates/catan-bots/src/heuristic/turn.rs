@@ -58,6 +58,14 @@ pub fn action(ctx: &Ctx, legal: &[Action], memory: &mut Memory) -> Option<Action
         Goal::DevCard if legal.contains(&Action::BuyDevelopmentCard) => {
             return Some(Action::BuyDevelopmentCard);
         }
+        Goal::LongestRoad => {
+            if let Some((edge, _)) = crate::trail::gain(ctx) {
+                let a = Action::BuildRoad { edge };
+                if legal.contains(&a) {
+                    return Some(a);
+                }
+            }
+        }
         _ => {}
     }
     if let Some(a) = trading::bank(ctx, legal, &plan) {
@@ -90,7 +98,8 @@ fn spend_spare(ctx: &Ctx, legal: &[Action], need: &ResourceSet) -> Option<Action
 
 /// The legal road toward the best reachable free spot.
 fn road(ctx: &Ctx, legal: &[Action]) -> Option<Action> {
-    let e = next_road(ctx, 0, ROAD_SEARCH)?;
+    let far = crate::plan::FAR_ROAD_LIMIT.min(ctx.pieces_left()[0]);
+    let e = next_road(ctx, 0, ROAD_SEARCH).or_else(|| next_road(ctx, 0, far))?;
     let a = Action::BuildRoad { edge: EdgeId(e) };
     legal.contains(&a).then_some(a)
 }
