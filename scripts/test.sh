@@ -30,6 +30,9 @@ for f in crates/catan-core/tests/scenarios/examples/*.json; do
   ./target/debug/catan check "$f" > /dev/null
 done
 
+echo "== the example external bot plays a whole game (examples/python-bot)"
+bash scripts/example-bot-test.sh
+
 if [ -x scripts/web-test.sh ]; then
   echo "== browser tests"
   # A fresh embedded SQLite store per run, so no earlier run's games are
