@@ -44,11 +44,13 @@ async fn a_person_accepts_a_bots_offer_at_the_default_bot_speed() {
     let srv = start(config).await;
     let lobby = create_lobby(
         srv.addr,
-        json!({ "name": "market", "options": { "players": 3 } }),
+        json!({ "name": "market", "options": { "players": 4 } }),
     )
     .await;
     let (me, token) = join(srv.addr, &lobby, "Ann").await;
+    // Three bots make offers three turns in four.
     let bots = [
+        add_bot(srv.addr, &lobby, "normal").await,
         add_bot(srv.addr, &lobby, "normal").await,
         add_bot(srv.addr, &lobby, "normal").await,
     ];
