@@ -22,6 +22,7 @@ fn options_for(seed: u64) -> GameOptions {
         friendly_robber: seed.is_multiple_of(5),
         open_hands: seed.is_multiple_of(6),
         classic_phases: seed.is_multiple_of(9),
+        turn_limit: seed.is_multiple_of(11).then_some(40),
     }
 }
 

@@ -233,6 +233,7 @@ pub enum ServerMsg {
 impl ServerMsg {
     /// A refusal.
     pub fn rejected(id: Option<String>, code: Code, message: impl Into<String>) -> ServerMsg {
+        crate::metrics::metrics().refused(code, crate::metrics::Via::ws);
         ServerMsg::Rejected {
             id,
             code,

@@ -316,6 +316,7 @@ impl LobbyActor {
         }
         if changed {
             self.update_idle();
+            self.schedule_bots();
         }
     }
 
@@ -376,6 +377,7 @@ impl LobbyActor {
         }
         self.presence_changed();
         self.update_idle();
+        self.schedule_bots();
         Ok(())
     }
 
@@ -385,6 +387,7 @@ impl LobbyActor {
             self.mark_away(viewer);
             self.presence_changed();
             self.update_idle();
+            self.schedule_bots();
         }
     }
 

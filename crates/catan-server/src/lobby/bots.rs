@@ -23,6 +23,11 @@ impl LobbyActor {
     /// The bot seat the game waits for, if any: a bot to act, or a bot asked
     /// to answer a trade offer it has not answered.
     fn pending_bot(&self) -> Option<Seat> {
+        // Bots wait while nobody is connected: a game nobody watches is
+        // paused, not played out (and written to the log) for nobody.
+        if self.conns.is_empty() {
+            return None;
+        }
         let game = &self.run.as_ref()?.game;
         let is_bot = |s: Seat| matches!(self.seats.get(s.index()), Some(Slot::Bot(_)));
         if let Some(s) = seats_to_act(game).into_iter().find(|s| is_bot(*s)) {
