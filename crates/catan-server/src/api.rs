@@ -118,9 +118,7 @@ pub async fn create(
     if settings.options.turn_limit.is_none() && st.config.turn_limit > 0 {
         settings.options.turn_limit = Some(st.config.turn_limit);
     }
-    settings
-        .validate()
-        .map_err(|m| Refusal::new(Code::InvalidOptions, m))?;
+    settings.validate()?;
     let host = Token::generate();
     let (_, lobby) = st.registry.create(settings, host.hash(), ip)?;
     tracing::info!(lobby_id = %lobby.id, public = lobby.public, "lobby created");
