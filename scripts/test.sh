@@ -58,9 +58,12 @@ require scripts/web-test.sh
 require scripts/loadtest-smoke.sh
 
 stage "cargo fmt --check" cargo fmt --all -- --check
-stage "cargo clippy" cargo clippy --workspace --all-targets -- -D warnings
-stage "cargo build (binaries the tests run)" cargo build --workspace --bins
-stage "cargo test" cargo test --workspace
+# --all-features: the load tester (a feature of catan-cli) is linted, built
+# and tested too.
+stage "cargo clippy" cargo clippy --workspace --all-targets --all-features -- -D warnings
+stage "cargo clippy (catan-cli without the load tester)" cargo clippy -p catan-cli --all-targets -- -D warnings
+stage "cargo build (binaries the tests run)" cargo build --workspace --bins --all-features
+stage "cargo test" cargo test --workspace --all-features
 stage "catan check on the worked examples" check_examples
 stage "browser tests" browser_tests
 stage "load and fault smoke run" bash scripts/loadtest-smoke.sh
