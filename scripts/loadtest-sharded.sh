@@ -24,7 +24,7 @@ out="${OUT:-$(mktemp -d)}"
 base="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 server_url="${base%/*}"
 
-cargo build --release -p catan-server -p catan-cli --bins
+cargo build --release -p catan-server -p catan-cli --features catan-cli/loadtest --bins
 mkdir -p "$out"
 
 for i in $(seq 1 "$shards"); do

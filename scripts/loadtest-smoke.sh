@@ -27,9 +27,9 @@ case "$pg_base" in
 esac
 
 if [ "$profile" = release ]; then
-  cargo build --release -p catan-server -p catan-cli --bins
+  cargo build --release -p catan-server -p catan-cli --features catan-cli/loadtest --bins
 else
-  cargo build -p catan-server -p catan-cli --bins
+  cargo build -p catan-server -p catan-cli --features catan-cli/loadtest --bins
 fi
 bin="target/$profile"
 

@@ -4,46 +4,74 @@
 # PostgreSQL and SQLite, real-socket server tests, crash recovery), the
 # browser tests of the web front end, and a small load/fault smoke run.
 #
-# Needs: a Rust toolchain with rustfmt and clippy; PostgreSQL reachable at
-# DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres); node +
-# npm and Chromium at /usr/bin/chromium for the browser tests. `.ci/run`
-# installs what a fresh machine lacks and then calls this script.
+# Needs: the Rust toolchain of rust-toolchain.toml with rustfmt and clippy;
+# PostgreSQL reachable at DATABASE_URL (default
+# postgres://postgres@127.0.0.1:5432/postgres); node + npm and Chromium at
+# /usr/bin/chromium for the browser tests. `.ci/run` installs what a fresh
+# machine lacks and then calls this script.
+#
+# Every stage must exist and pass: a stage script that is missing is a
+# failure, never a silent skip. Each stage's wall time and the total are
+# printed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres}"
 
-echo "== cargo fmt --check"
-cargo fmt --all -- --check
+started=$SECONDS
+timings=()
 
-echo "== cargo clippy"
-cargo clippy --workspace --all-targets -- -D warnings
+# stage NAME COMMAND...: runs one stage and records how long it took.
+stage() {
+  local name=$1
+  shift
+  echo "== $name"
+  local t=$SECONDS
+  "$@"
+  timings+=("$(printf '%5d s  %s' $((SECONDS - t)) "$name")")
+}
 
-echo "== cargo build (binaries used by the tests below and by some tests)"
-cargo build --workspace --bins
+# A stage script that is not there fails the run.
+require() {
+  if [ ! -f "$1" ]; then
+    echo "test.sh: the stage script $1 is missing" >&2
+    exit 1
+  fi
+}
 
-echo "== cargo test"
-cargo test --workspace
+check_examples() {
+  for f in crates/catan-core/tests/scenarios/examples/*.json; do
+    ./target/debug/catan check "$f" > /dev/null
+  done
+}
 
-echo "== catan check on the worked examples"
-for f in crates/catan-core/tests/scenarios/examples/*.json; do
-  ./target/debug/catan check "$f" > /dev/null
-done
-
-echo "== the example external bot plays a whole game (examples/python-bot)"
-bash scripts/example-bot-test.sh
-
-if [ -x scripts/web-test.sh ]; then
-  echo "== browser tests"
+browser_tests() {
   # A fresh embedded SQLite store per run, so no earlier run's games are
   # recovered into this one.
+  local web_data
   web_data="$(mktemp -d)"
   env -u DATABASE_URL CATAN_DATA_DIR="$web_data" bash scripts/web-test.sh
   rm -rf "$web_data"
-fi
+}
 
-if [ -x scripts/loadtest-smoke.sh ]; then
-  echo "== load and fault smoke run"
-  bash scripts/loadtest-smoke.sh
-fi
+require scripts/web-test.sh
+require scripts/loadtest-smoke.sh
+require scripts/example-bot-test.sh
+
+stage "cargo fmt --check" cargo fmt --all -- --check
+# --all-features: the load tester (a feature of catan-cli) is linted, built
+# and tested too.
+stage "cargo clippy" cargo clippy --workspace --all-targets --all-features -- -D warnings
+stage "cargo clippy (catan-cli without the load tester)" cargo clippy -p catan-cli --all-targets -- -D warnings
+stage "cargo build (binaries the tests run)" cargo build --workspace --bins --all-features
+stage "cargo test" cargo test --workspace --all-features
+stage "catan check on the worked examples" check_examples
+stage "the example external bot plays a whole game (examples/python-bot)" bash scripts/example-bot-test.sh
+stage "browser tests" browser_tests
+stage "load and fault smoke run" bash scripts/loadtest-smoke.sh
+
+echo
+echo "stage times:"
+printf '%s\n' "${timings[@]}"
+printf '%5d s  total\n' $((SECONDS - started))
 echo "all checks passed"

@@ -3,6 +3,7 @@
 
 mod bots;
 mod check;
+#[cfg(feature = "loadtest")]
 mod loadtest;
 mod replay;
 mod simulate;
@@ -37,6 +38,7 @@ enum Command {
         file: String,
     },
     /// Load-test a server with many concurrent games over real WebSockets.
+    #[cfg(feature = "loadtest")]
     Loadtest(Box<loadtest::Args>),
 }
 
@@ -48,6 +50,7 @@ fn main() -> ExitCode {
         Command::Bots(args) => bots::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Verify { file } => verify::run(&file),
+        #[cfg(feature = "loadtest")]
         Command::Loadtest(args) => loadtest::run(*args),
     }
 }

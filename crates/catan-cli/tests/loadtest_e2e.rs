@@ -1,6 +1,9 @@
 //! End-to-end runs of `catan loadtest` against the real `catan-server`
 //! binary on a fresh SQLite file: a small load with a mid-run SIGKILL and
 //! restart (the fault run), and the refusal of non-loopback targets.
+//! (`catan loadtest` is the `loadtest` feature of catan-cli.)
+
+#![cfg(feature = "loadtest")]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

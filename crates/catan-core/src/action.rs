@@ -150,8 +150,9 @@ pub type EdgeList = Pair<EdgeId>;
 pub type ResourceList = Pair<Resource>;
 
 /// An action a seat asks for.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, strum::IntoStaticStr)]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum Action {
     /// Place a settlement (opening: free; later: paid, on own road).
     BuildSettlement {
@@ -269,25 +270,67 @@ impl Action {
 
     /// The action's `type` tag.
     pub fn kind(&self) -> &'static str {
-        match self {
-            Action::BuildSettlement { .. } => "build_settlement",
-            Action::BuildRoad { .. } => "build_road",
-            Action::BuildCity { .. } => "build_city",
-            Action::BuyDevelopmentCard => "buy_development_card",
-            Action::RollDice => "roll_dice",
-            Action::Discard { .. } => "discard",
-            Action::MoveRobber { .. } => "move_robber",
-            Action::PlayKnight { .. } => "play_knight",
-            Action::PlayRoadBuilding { .. } => "play_road_building",
-            Action::PlayInvention { .. } => "play_invention",
-            Action::PlayMonopoly { .. } => "play_monopoly",
-            Action::TradeBank { .. } => "trade_bank",
-            Action::OfferTrade { .. } => "offer_trade",
-            Action::AcceptTrade { .. } => "accept_trade",
-            Action::DeclineTrade { .. } => "decline_trade",
-            Action::ConfirmTrade { .. } => "confirm_trade",
-            Action::CancelTrade { .. } => "cancel_trade",
-            Action::EndTurn => "end_turn",
+        self.into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `kind` (strum) and serde's `type` tag spell every action alike.
+    #[test]
+    fn kinds_are_serde_tags() {
+        let v = VertexId(3);
+        let e = EdgeId(5);
+        let h = HexId(7);
+        let set = ResourceSet::EMPTY;
+        let offer = OfferId(1);
+        let all = [
+            Action::BuildSettlement { vertex: v },
+            Action::BuildRoad { edge: e },
+            Action::BuildCity { vertex: v },
+            Action::BuyDevelopmentCard,
+            Action::RollDice,
+            Action::Discard { cards: set },
+            Action::MoveRobber {
+                hex: h,
+                victim: None,
+            },
+            Action::PlayKnight {
+                hex: h,
+                victim: None,
+            },
+            Action::PlayRoadBuilding {
+                edges: EdgeList::from_slice(&[e]),
+            },
+            Action::PlayInvention {
+                resources: ResourceList::from_slice(&[Resource::Ore]),
+            },
+            Action::PlayMonopoly {
+                resource: Resource::Wool,
+            },
+            Action::TradeBank {
+                give: Resource::Wood,
+                get: Resource::Brick,
+            },
+            Action::OfferTrade {
+                give: set,
+                get: set,
+                to: None,
+            },
+            Action::AcceptTrade { offer },
+            Action::DeclineTrade { offer },
+            Action::ConfirmTrade {
+                offer,
+                with: Seat(1),
+            },
+            Action::CancelTrade { offer },
+            Action::EndTurn,
+        ];
+        for a in all {
+            let json = serde_json::to_value(a).expect("serialize");
+            assert_eq!(json["type"], a.kind(), "{a:?}");
         }
     }
 }

@@ -235,6 +235,13 @@ pub enum Event {
         /// Victory Point cards revealed per seat (index = seat).
         revealed_vp_cards: PerSeat<u8>,
     },
+    /// The game reached its turn limit without a winner and ended drawn.
+    GameDrawn {
+        /// The turn that would have begun.
+        turn: u32,
+        /// Victory Point cards revealed per seat (index = seat).
+        revealed_vp_cards: PerSeat<u8>,
+    },
 }
 
 impl Event {

@@ -251,12 +251,28 @@ impl Game {
         self.built_this_turn = false;
         self.active = Seat(((seat.index() + 1) % self.n_players()) as u8);
         self.turn += 1;
+        if self.options.turn_limit.is_some_and(|l| self.turn >= l) {
+            self.phase = Phase::Finished;
+            out.push(Event::GameDrawn {
+                turn: self.turn,
+                revealed_vp_cards: self.vp_cards(),
+            });
+            return Ok(());
+        }
         self.phase = Phase::PreRoll;
         out.push(Event::TurnStarted {
             seat: self.active,
             turn: self.turn,
         });
         Ok(())
+    }
+
+    fn vp_cards(&self) -> crate::per_seat::PerSeat<u8> {
+        let mut r = crate::per_seat::PerSeat::new(self.n_players());
+        for (i, p) in self.players.iter().enumerate() {
+            r[i] = p.dev.get(DevCard::VictoryPoint);
+        }
+        r
     }
 
     /// Total victory points, hidden Victory Point cards included (R43).
@@ -289,13 +305,7 @@ impl Game {
             out.push(Event::GameWon {
                 seat,
                 points,
-                revealed_vp_cards: {
-                    let mut r = crate::per_seat::PerSeat::new(self.n_players());
-                    for (i, p) in self.players.iter().enumerate() {
-                        r[i] = p.dev.get(DevCard::VictoryPoint);
-                    }
-                    r
-                },
+                revealed_vp_cards: self.vp_cards(),
             });
         }
     }

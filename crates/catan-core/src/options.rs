@@ -31,6 +31,11 @@ pub struct GameOptions {
     pub open_hands: bool,
     /// V4: all trading before any building in a turn.
     pub classic_phases: bool,
+    /// A safeguard beyond the rules: the game ends without a winner (drawn)
+    /// when turn `turn_limit` would begin and nobody has won. `None`: no
+    /// limit, as in the rules.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub turn_limit: Option<u32>,
 }
 
 impl Default for GameOptions {
@@ -42,6 +47,7 @@ impl Default for GameOptions {
             friendly_robber: false,
             open_hands: false,
             classic_phases: false,
+            turn_limit: None,
         }
     }
 }
@@ -58,6 +64,18 @@ impl GameOptions {
                 self.vp_target
             ));
         }
+        if let Some(limit) = self.turn_limit
+            && !(TURN_LIMIT_RANGE).contains(&limit)
+        {
+            return Err(format!(
+                "turn_limit must be between {} and {}, not {limit}",
+                TURN_LIMIT_RANGE.start(),
+                TURN_LIMIT_RANGE.end()
+            ));
+        }
         Ok(())
     }
 }
+
+/// The turn limits a game may set.
+pub const TURN_LIMIT_RANGE: std::ops::RangeInclusive<u32> = 10..=10_000;

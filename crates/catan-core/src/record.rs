@@ -88,7 +88,7 @@ pub struct SeedReveal {
 pub enum GameStatus {
     /// Still being played.
     InProgress,
-    /// Someone won.
+    /// The game ended: someone won, or it reached its turn limit drawn.
     Finished,
     /// Stopped without a winner.
     Abandoned,

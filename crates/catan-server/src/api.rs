@@ -115,9 +115,10 @@ pub async fn create(
         turn_timer: req.turn_timer,
         bot_delay_ms: req.bot_delay_ms.unwrap_or(st.config.bot_delay_ms),
     };
-    settings
-        .validate()
-        .map_err(|m| Refusal::new(Code::InvalidOptions, m))?;
+    if settings.options.turn_limit.is_none() && st.config.turn_limit > 0 {
+        settings.options.turn_limit = Some(st.config.turn_limit);
+    }
+    settings.validate()?;
     let host = Token::generate();
     let (_, lobby) = st.registry.create(settings, host.hash(), ip)?;
     tracing::info!(lobby_id = %lobby.id, public = lobby.public, "lobby created");
@@ -286,7 +287,55 @@ pub async fn start(
     Ok(Json(LobbyOnly { lobby }))
 }
 
-/// `GET /healthz`.
+/// `GET /healthz`: liveness (the process serves requests).
 pub async fn healthz(State(st): State<AppState>) -> Json<serde_json::Value> {
     Json(serde_json::json!({ "status": "ok", "lobbies": st.registry.len() }))
+}
+
+/// How long readiness waits for the store's answer.
+const READY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// `GET /readyz`: readiness. 200 while the game store answers and the
+/// server is not stopping; 503 otherwise, so a load balancer sends no new
+/// players here.
+pub async fn readyz(State(st): State<AppState>) -> (StatusCode, Json<serde_json::Value>) {
+    let store = match &st.store {
+        None => Ok(()),
+        Some(store) => match tokio::time::timeout(READY_TIMEOUT, store.ping()).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(e.to_string()),
+            Err(_) => Err(format!("no answer within {READY_TIMEOUT:?}")),
+        },
+    };
+    let stopping = *st.shutdown_signal().borrow();
+    match (store, stopping) {
+        (Ok(()), false) => (
+            StatusCode::OK,
+            Json(serde_json::json!({ "status": "ready", "store": "ok" })),
+        ),
+        (store, stopping) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            Json(serde_json::json!({
+                "status": "unavailable",
+                "store": store.err().unwrap_or_else(|| "ok".into()),
+                "stopping": stopping,
+            })),
+        ),
+    }
+}
+
+/// `GET /metrics`: Prometheus metrics (OpenMetrics text).
+pub async fn metrics(State(st): State<AppState>) -> impl axum::response::IntoResponse {
+    let m = crate::metrics::metrics();
+    m.lobbies
+        .set(i64::try_from(st.registry.len()).unwrap_or(i64::MAX));
+    m.sockets
+        .set(i64::try_from(st.open_sockets()).unwrap_or(i64::MAX));
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        m.render(),
+    )
 }

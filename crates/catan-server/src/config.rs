@@ -7,6 +7,15 @@ use clap::Parser;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+/// How log lines are written.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogFormat {
+    /// Human-readable lines; ANSI colours only when writing to a terminal.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
 /// Default bind address.
 pub const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
@@ -30,6 +39,10 @@ pub struct Config {
     /// Log filter when `RUST_LOG` is not set (e.g. `info`, `catan_server=debug`).
     #[arg(long, default_value = "info")]
     pub log: String,
+    /// Log line format: `text` (coloured only on a terminal) or `json` (one
+    /// object per line, for log collectors).
+    #[arg(long, env = "CATAN_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
     /// Origins allowed to open WebSockets (comma separated); empty allows any.
     #[arg(long, env = "CATAN_ALLOWED_ORIGINS", value_delimiter = ',')]
     pub allowed_origins: Vec<String>,
@@ -104,6 +117,11 @@ pub struct Config {
     /// HTTP POST requests one client address may make in a burst.
     #[arg(long, env = "CATAN_HTTP_RATE_BURST", default_value_t = 30)]
     pub http_rate_burst: u32,
+    /// The turn limit of lobbies that do not choose one: at this turn a game
+    /// nobody has won ends drawn (so that no game, bots alone included, runs
+    /// without end). 0: no limit unless the lobby sets one.
+    #[arg(long, env = "CATAN_TURN_LIMIT", default_value_t = 500)]
+    pub turn_limit: u32,
     /// Fault injection for the tests of panic isolation: a lobby whose chat
     /// receives exactly this line panics. No flag or variable sets it, so a
     /// running server cannot be made to use it; only code that builds a

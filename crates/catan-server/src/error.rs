@@ -186,6 +186,7 @@ struct ErrorDetail<'a> {
 
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
+        crate::metrics::metrics().refused(self.code, crate::metrics::Via::http);
         let body = ErrorBody {
             error: ErrorDetail {
                 code: self.code,

@@ -11,6 +11,7 @@ pub mod error;
 pub mod http_limits;
 pub mod journal;
 pub mod lobby;
+pub mod metrics;
 pub mod persist;
 pub mod protocol;
 pub mod ratelimit;
@@ -61,6 +62,8 @@ pub fn app(state: AppState) -> Router {
     let static_files = ServeDir::new(&state.config.static_dir);
     Router::new()
         .route("/healthz", get(api::healthz))
+        .route("/readyz", get(api::readyz))
+        .route("/metrics", get(api::metrics))
         .nest("/api", api)
         .fallback_service(static_files)
         .layer(DefaultBodyLimit::max(MAX_BODY))

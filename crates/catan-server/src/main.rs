@@ -2,16 +2,24 @@
 //! until SIGTERM or ctrl-c, then closes sockets and stops gracefully.
 
 use anyhow::Context;
+use catan_server::config::LogFormat;
 use catan_server::persist::persistent_state;
 use catan_server::{Config, serve};
 use clap::Parser;
+use std::io::IsTerminal;
 use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let config = Config::parse();
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&config.log));
-    tracing_subscriber::fmt().with_env_filter(filter).init();
+    let logs = tracing_subscriber::fmt().with_env_filter(filter);
+    match config.log_format {
+        // Colour codes only where a person reads them: a file or a pipe to a
+        // log collector gets plain text.
+        LogFormat::Text => logs.with_ansi(std::io::stdout().is_terminal()).init(),
+        LogFormat::Json => logs.json().init(),
+    }
 
     // The game log: DATABASE_URL, or catan.db in the data directory.
     // Unfinished games are resumed before the first request is served.

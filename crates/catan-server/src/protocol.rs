@@ -18,8 +18,9 @@ use uuid::Uuid;
 pub const PROTOCOL_VERSION: u32 = 1;
 
 /// A message from a client.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, strum::VariantNames)]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
 pub enum ClientMsg {
     /// First message on a socket: who is connecting.
     Hello {
@@ -55,8 +56,9 @@ pub enum ClientMsg {
     },
 }
 
-/// The message types a client may send.
-pub const CLIENT_TYPES: [&str; 4] = ["hello", "action", "chat", "resync"];
+/// The message types a client may send (derived from [`ClientMsg`]; a
+/// test pins them to serde's tags).
+pub const CLIENT_TYPES: &[&str] = <ClientMsg as strum::VariantNames>::VARIANTS;
 
 impl ClientMsg {
     /// The request id, if the message carries one.
@@ -233,6 +235,7 @@ pub enum ServerMsg {
 impl ServerMsg {
     /// A refusal.
     pub fn rejected(id: Option<String>, code: Code, message: impl Into<String>) -> ServerMsg {
+        crate::metrics::metrics().refused(code, crate::metrics::Via::ws);
         ServerMsg::Rejected {
             id,
             code,

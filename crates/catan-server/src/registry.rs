@@ -215,6 +215,7 @@ impl Registry {
             if let Err(e) = task.await {
                 if e.is_panic() {
                     registry.inner.panics.fetch_add(1, Ordering::Relaxed);
+                    crate::metrics::metrics().lobby_panics.inc();
                     let payload = e.into_panic();
                     let what = payload
                         .downcast_ref::<&str>()

@@ -107,7 +107,7 @@ enum Incoming {
     /// A well-formed request.
     Msg(ClientMsg),
     /// Answer this ourselves.
-    Answer(ServerMsg),
+    Answer(Box<ServerMsg>),
     /// Nothing to do (pings, pongs).
     Nothing,
     /// Close with this reason once earlier requests are answered.
@@ -143,11 +143,11 @@ impl Reader {
             Message::Binary(_) => {
                 return match self.charge(None) {
                     Some(refusal) => refusal,
-                    None => Incoming::Answer(ServerMsg::rejected(
+                    None => Incoming::Answer(Box::new(ServerMsg::rejected(
                         None,
                         Code::BadJson,
                         "binary frames are not supported; send JSON text",
-                    )),
+                    ))),
                 };
             }
             Message::Ping(_) | Message::Pong(_) => return Incoming::Nothing,
@@ -158,7 +158,7 @@ impl Reader {
         }
         match parse_client(text.as_str()) {
             Ok(m) => Incoming::Msg(m),
-            Err(e) => Incoming::Answer(ServerMsg::rejected(e.id, e.code, e.message)),
+            Err(e) => Incoming::Answer(Box::new(ServerMsg::rejected(e.id, e.code, e.message))),
         }
     }
 
@@ -167,11 +167,11 @@ impl Reader {
     fn charge(&mut self, text: Option<&str>) -> Option<Incoming> {
         match self.limiter.check(Instant::now().into_std()) {
             Verdict::Allow => None,
-            Verdict::Limited => Some(Incoming::Answer(ServerMsg::rejected(
+            Verdict::Limited => Some(Incoming::Answer(Box::new(ServerMsg::rejected(
                 text.and_then(request_id),
                 Code::RateLimited,
                 "too many messages; slow down",
-            ))),
+            )))),
             Verdict::Flood => Some(Incoming::Close(CloseReason::FLOOD)),
         }
     }
@@ -253,7 +253,7 @@ async fn serve(
                 Code::HelloRequired,
                 "send hello first",
             ),
-            Incoming::Answer(msg) => msg,
+            Incoming::Answer(msg) => *msg,
             Incoming::Nothing => continue,
             Incoming::Close(r) => {
                 send_timed(&mut socket, close_msg(r.code, r.reason), write_limit).await;
@@ -373,7 +373,7 @@ async fn read_loop(
                 }
                 let forwarded = match reader.read(frame) {
                     Incoming::Msg(msg) => handle.client(conn, msg).await,
-                    Incoming::Answer(msg) => handle.reply(conn, msg).await,
+                    Incoming::Answer(msg) => handle.reply(conn, *msg).await,
                     Incoming::Nothing => Ok(()),
                     Incoming::Close(reason) => {
                         closing = true;
@@ -486,6 +486,7 @@ impl Writer<'_> {
             End::PeerGone => {}
             End::Abandon => {
                 tracing::info!("peer does not read; dropping the connection");
+                crate::metrics::metrics().write_timeouts.inc();
                 self.state.send_replace(WriterState::Abandoned);
             }
             End::Close(order) => {

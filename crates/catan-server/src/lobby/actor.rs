@@ -324,6 +324,7 @@ impl LobbyActor {
         }
         if changed {
             self.update_idle();
+            self.schedule_bots();
         }
     }
 
@@ -384,6 +385,7 @@ impl LobbyActor {
         }
         self.presence_changed();
         self.update_idle();
+        self.schedule_bots();
         Ok(())
     }
 
@@ -393,6 +395,7 @@ impl LobbyActor {
             self.mark_away(viewer);
             self.presence_changed();
             self.update_idle();
+            self.schedule_bots();
         }
     }
 

@@ -24,6 +24,11 @@ impl LobbyActor {
     /// trade offer it has not answered (before the offer's maker, so that
     /// bots can trade with each other), else a bot to act.
     fn pending_bot(&self) -> Option<Seat> {
+        // Bots wait while nobody is connected: a game nobody watches is
+        // paused, not played out (and written to the log) for nobody.
+        if self.conns.is_empty() {
+            return None;
+        }
         let game = &self.run.as_ref()?.game;
         let is_bot = |s: Seat| matches!(self.seats.get(s.index()), Some(Slot::Bot(_)));
         if game.phase == Phase::Action {

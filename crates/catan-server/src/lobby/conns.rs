@@ -133,6 +133,7 @@ impl Conns {
             Ok(()) => {}
             Err(TrySendError::Full(text)) => {
                 tracing::info!(conn = id, "connection queue full; closing it");
+                crate::metrics::metrics().slow_consumer_kicks.inc();
                 let last = is_reply.then_some(text);
                 self.kick_with(
                     id,

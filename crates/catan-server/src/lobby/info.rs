@@ -1,6 +1,7 @@
 //! What a lobby is and how it is described to clients: settings chosen at
 //! creation, seat occupants, status.
 
+use crate::error::{Code, Refusal};
 use catan_bots::BotKind;
 use catan_core::{GameOptions, Seat};
 use serde::{Deserialize, Serialize};
@@ -136,9 +137,16 @@ pub fn clean_name(raw: &str, what: &str) -> Result<String, String> {
 }
 
 impl LobbySettings {
-    /// Checks the settings a client asked for.
-    pub fn validate(&mut self) -> Result<(), String> {
-        self.name = clean_name(&self.name, "the lobby name")?;
+    /// Checks the settings a client asked for: `invalid_name` for the name,
+    /// `invalid_options` for the rest.
+    pub fn validate(&mut self) -> Result<(), Refusal> {
+        self.name = clean_name(&self.name, "the lobby name")
+            .map_err(|m| Refusal::new(Code::InvalidName, m))?;
+        self.validate_options()
+            .map_err(|m| Refusal::new(Code::InvalidOptions, m))
+    }
+
+    fn validate_options(&self) -> Result<(), String> {
         self.options.validate()?;
         if self.turn_timer.seconds == 0 || self.turn_timer.seconds > MAX_TURN_SECONDS {
             return Err(format!(
@@ -181,6 +189,9 @@ mod tests {
         assert!(s.validate().is_err());
         s.turn_timer.seconds = 30;
         s.bot_delay_ms = 60_000;
-        assert!(s.validate().is_err());
+        assert_eq!(s.validate().unwrap_err().code, Code::InvalidOptions);
+        s.bot_delay_ms = 0;
+        s.name = " \t ".into();
+        assert_eq!(s.validate().unwrap_err().code, Code::InvalidName);
     }
 }

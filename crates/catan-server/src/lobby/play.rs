@@ -7,6 +7,7 @@ use super::manage::storage_unavailable;
 use crate::config::MAX_CHAT_CHARS;
 use crate::error::{Code, Refusal};
 use crate::journal::{GameResult, JournalEntry};
+use crate::metrics::{ActorLabels, metrics};
 use crate::protocol::{ClientMsg, ServerMsg};
 use catan_core::record::Outcome;
 use catan_core::{Action, Event, Phase, Seat, Viewer};
@@ -21,6 +22,17 @@ pub(super) enum Actor {
     Bot,
     /// A stand-in for an absent or slow player.
     StandIn,
+}
+
+impl Actor {
+    /// The `by` label of `catan_actions_total`.
+    fn label(self) -> &'static str {
+        match self {
+            Actor::Player => "player",
+            Actor::Bot => "bot",
+            Actor::StandIn => "stand_in",
+        }
+    }
 }
 
 impl LobbyActor {
@@ -194,10 +206,18 @@ impl LobbyActor {
             bot: by == Actor::Bot,
         };
         let journal = self.registry.journal();
-        if let Err(e) = journal.append(&entry).await {
+        let began = std::time::Instant::now();
+        let appended = journal.append(&entry).await;
+        let m = metrics();
+        m.appended(began.elapsed());
+        if let Err(e) = appended {
+            m.journal_failures.inc();
             tracing::warn!(error = %e, seq = entry.seq, "journal refused an action");
             return Err(storage_unavailable());
         }
+        m.actions
+            .get_or_create(&ActorLabels { by: by.label() })
+            .inc();
         run.game = next;
         run.version = entry.seq;
         run.step_started = Instant::now();

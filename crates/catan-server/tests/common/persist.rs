@@ -523,6 +523,11 @@ impl ServerProcess {
     /// Starts the binary on `db` (PostgreSQL through `DATABASE_URL`; SQLite
     /// through the default file in `--data-dir`) and waits until it answers.
     pub async fn start(db: &TestDb, run: u32) -> ServerProcess {
+        ServerProcess::start_with(db, run, &[]).await
+    }
+
+    /// Like [`ServerProcess::start`], with more environment variables.
+    pub async fn start_with(db: &TestDb, run: u32, env: &[(&str, &str)]) -> ServerProcess {
         let port = free_port().await;
         let addr: SocketAddr = ([127, 0, 0, 1], port).into();
         let log = db.dir.join(format!("server-{run}.log"));
@@ -540,6 +545,7 @@ impl ServerProcess {
             .env("RUST_LOG", "info")
             .stdout(Stdio::from(out.try_clone().unwrap()))
             .stderr(Stdio::from(out));
+        cmd.envs(env.iter().copied());
         match db.backend {
             Backend::Postgres => {
                 cmd.env("DATABASE_URL", &db.url);
