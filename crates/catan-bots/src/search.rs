@@ -142,7 +142,15 @@ impl SearchBot {
                 break;
             };
             let mut values = vec![0.0f64; k];
+            let mut cut = false;
             for i in (0..k).filter(|&i| live[i]) {
+                // The budget is checked before every playout: one that runs
+                // out mid-round drops the round (its comparisons would be
+                // unpaired), so a decision overruns by one playout at most.
+                if rounds > 0 && self.config.budget.is_some_and(|b| start.elapsed() >= b) {
+                    cut = true;
+                    break;
+                }
                 let mut g = base.clone();
                 values[i] = if g.apply(me, cands[i]).is_ok() {
                     self.playout(&mut g, me)
@@ -151,6 +159,9 @@ impl SearchBot {
                     // pay): worth nothing here.
                     0.0
                 };
+            }
+            if cut {
+                break;
             }
             playouts += n_live;
             rounds += 1;
