@@ -38,7 +38,9 @@ export function renderRoom(root, { lobby, seat, isHost, busy }, actions) {
         : null);
   }));
   const botKind = el('select', { id: 'bot-kind', 'aria-label': 'Bot kind' },
-    el('option', { value: 'heuristic' }, 'Heuristic bot'), el('option', { value: 'random' }, 'Random bot'));
+    el('option', { value: 'normal' }, 'Normal bot'), el('option', { value: 'easy' }, 'Easy bot'),
+    el('option', { value: 'hard' }, 'Hard bot (thinks up to a second a move)'),
+    el('option', { value: 'random' }, 'Random bot'));
   fill(root, 
     el('h1', {}, lobby.name),
     el('p', { class: 'settings' }, settingsText(lobby)),
