@@ -23,6 +23,7 @@ async fn bots_answer_offers_made_to_them() {
     start_game(srv.addr, &lobby).await;
     let mut offered: Option<u64> = None;
     let mut answers: Vec<Value> = Vec::new();
+    let mut mine: Vec<Value> = Vec::new();
     for _ in 0..20_000 {
         if answers.len() >= 2 {
             break;
@@ -66,7 +67,12 @@ async fn bots_answer_offers_made_to_them() {
         let m = me.recv().await.expect("socket open");
         if m["type"] == "update" {
             for e in m["events"].as_array().unwrap() {
-                if e["type"] == "trade_accepted" || e["type"] == "trade_declined" {
+                if e["type"] == "trade_offered" && e["offer"]["maker"] == json!(me_seat) {
+                    mine.push(e["offer"]["id"].clone());
+                }
+                // Bots also trade with each other: count answers to our offer.
+                let to_mine = mine.contains(&e["offer"]);
+                if to_mine && (e["type"] == "trade_accepted" || e["type"] == "trade_declined") {
                     answers.push(e.clone());
                 }
             }
