@@ -56,6 +56,7 @@ browser_tests() {
 
 require scripts/web-test.sh
 require scripts/loadtest-smoke.sh
+require scripts/fuzz.sh
 
 stage "cargo fmt --check" cargo fmt --all -- --check
 # --all-features: the load tester (a feature of catan-cli) is linted, built
@@ -67,6 +68,7 @@ stage "cargo test" cargo test --workspace --all-features
 stage "catan check on the worked examples" check_examples
 stage "browser tests" browser_tests
 stage "load and fault smoke run" bash scripts/loadtest-smoke.sh
+stage "fuzzing the rules engine (30 s)" bash scripts/fuzz.sh 30
 
 echo
 echo "stage times:"
