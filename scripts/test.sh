@@ -57,8 +57,10 @@ browser_tests() {
 require scripts/web-test.sh
 require scripts/loadtest-smoke.sh
 require scripts/fuzz.sh
+require scripts/deny.sh
 
 stage "cargo fmt --check" cargo fmt --all -- --check
+stage "cargo deny (licences, bans, sources, advisories)" bash scripts/deny.sh
 # --all-features: the load tester (a feature of catan-cli) is linted, built
 # and tested too.
 stage "cargo clippy" cargo clippy --workspace --all-targets --all-features -- -D warnings
