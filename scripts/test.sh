@@ -57,8 +57,11 @@ browser_tests() {
 require scripts/web-test.sh
 require scripts/loadtest-smoke.sh
 require scripts/example-bot-test.sh
+require scripts/fuzz.sh
+require scripts/deny.sh
 
 stage "cargo fmt --check" cargo fmt --all -- --check
+stage "cargo deny (licences, bans, sources, advisories)" bash scripts/deny.sh
 # --all-features: the load tester (a feature of catan-cli) is linted, built
 # and tested too.
 stage "cargo clippy" cargo clippy --workspace --all-targets --all-features -- -D warnings
@@ -69,6 +72,7 @@ stage "catan check on the worked examples" check_examples
 stage "the example external bot plays a whole game (examples/python-bot)" bash scripts/example-bot-test.sh
 stage "browser tests" browser_tests
 stage "load and fault smoke run" bash scripts/loadtest-smoke.sh
+stage "fuzzing the rules engine (30 s)" bash scripts/fuzz.sh 30
 
 echo
 echo "stage times:"
