@@ -361,6 +361,24 @@ async function checkTurnStart(page, s, g, seen) {
   g.boughtThisTurn = new Set();
 }
 
+/** Declines an open offer by its button; the bot may withdraw it first. */
+async function declineOffer(page, offer) {
+  const button = page.locator(`li.offer[data-offer="${offer}"] button.decline`);
+  try {
+    await button.click({ timeout: 5_000 });
+  } catch (e) {
+    // Gone before the click: the bot confirmed with someone else or withdrew.
+    if (await button.count()) throw e;
+    return;
+  }
+  // The answer shows (the offer lists the person as declining) or the offer closed.
+  await page.waitForFunction((id) => {
+    const { view, you, error } = window.catan.state;
+    const o = view.offers.find((x) => x.id === id);
+    return !o || o.declined.includes(you.seat) || error;
+  }, offer, { timeout: 15_000 });
+}
+
 /** Plays the person's moves until `seen` holds all of `wanted` or the game ends. */
 async function playGame(g, seen, wanted, deadline) {
   const { page } = g;
@@ -408,8 +426,12 @@ async function playGame(g, seen, wanted, deadline) {
       else if (!s.view.dev_card_played && playable.length) {
         await play(page, s, g, seen, playable.find((c) => !seen.has(`played ${c}`)) || playable[0]);
       } else await act(page, page.locator('#end-turn'));
+    } else if (types.has('decline_trade')) {
+      // A bot's offer to the person: declined by the page's button, as a
+      // person would (a bot waits for people's answers to its offers).
+      await declineOffer(page, s.legal.find((a) => a.type === 'decline_trade').offer);
     } else {
-      // Someone else's move (a bot's trade offer to the person is left unanswered).
+      // Someone else's move.
       await page.waitForTimeout(30);
     }
   }

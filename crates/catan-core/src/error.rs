@@ -124,12 +124,13 @@ impl fmt::Display for ActionError {
 impl std::error::Error for ActionError {}
 
 /// Builds an `Err(ActionError)` with a formatted message.
-#[macro_export]
 macro_rules! refuse {
     ($code:ident, $($arg:tt)*) => {
         return Err($crate::error::ActionError::new($crate::error::ErrorCode::$code, format!($($arg)*)))
     };
 }
+// Inside the crate only: the engine's shorthand, not part of its API.
+pub(crate) use refuse;
 
 #[cfg(test)]
 mod tests {

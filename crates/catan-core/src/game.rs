@@ -7,7 +7,7 @@ use crate::event::Event;
 use crate::geometry::geo;
 use crate::ids::{HexId, Seat};
 use crate::options::GameOptions;
-use crate::refuse;
+use crate::error::refuse;
 use crate::resource::{DevCard, ResourceSet};
 use crate::state::{BANK_EACH, GENERIC_HARBOUR, Game, Phase, Player};
 use rand::{Rng, SeedableRng};

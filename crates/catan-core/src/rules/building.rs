@@ -6,7 +6,7 @@ use crate::event::Event;
 use crate::game::wrong_phase;
 use crate::geometry::{bits64, bits128, geo};
 use crate::ids::{EdgeId, Seat, VertexId};
-use crate::refuse;
+use crate::error::refuse;
 use crate::resource::{DevCard, Resource, ResourceSet};
 use crate::state::{Game, Phase};
 

@@ -7,7 +7,7 @@ use crate::event::Event;
 use crate::game::wrong_phase;
 use crate::ids::{HexId, Seat};
 use crate::per_seat::PerSeat;
-use crate::refuse;
+use crate::error::refuse;
 use crate::resource::{DevCard, Resource, ResourceSet};
 use crate::state::{Game, Phase};
 

@@ -6,7 +6,7 @@ use crate::event::Event;
 use crate::game::wrong_phase;
 use crate::geometry::geo;
 use crate::ids::{HexId, Seat};
-use crate::refuse;
+use crate::error::refuse;
 use crate::resource::{Resource, ResourceSet};
 use crate::state::{Game, Phase};
 use rand::Rng;

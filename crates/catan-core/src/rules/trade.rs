@@ -4,7 +4,7 @@ use crate::action::SeatSet;
 use crate::error::ActionError;
 use crate::event::{Event, Offer};
 use crate::ids::{OfferId, Seat};
-use crate::refuse;
+use crate::error::refuse;
 use crate::resource::{Resource, ResourceSet};
 use crate::state::{GENERIC_HARBOUR, Game, Phase};
 
