@@ -16,7 +16,6 @@ pub mod persist;
 pub mod protocol;
 pub mod ratelimit;
 pub mod registry;
-pub mod standin;
 pub mod state;
 pub mod strict;
 pub mod token;

@@ -7,7 +7,8 @@
 use super::actor::{LobbyActor, Slot};
 use super::play::Actor;
 use crate::error::Code;
-use crate::standin::{seats_to_act, stand_in_action};
+use catan_bots::stand_in_action;
+use catan_core::playout::seats_to_act;
 use catan_core::{Action, Phase, Seat, Viewer};
 use rand::Rng;
 use std::time::Duration;
@@ -208,7 +209,13 @@ impl LobbyActor {
 
     async fn stand_in(&mut self, seat: Seat) {
         let Some(run) = &self.run else { return };
-        let Some(action) = stand_in_action(&run.game, seat, &mut self.rng) else {
+        if !seats_to_act(&run.game).contains(&seat) {
+            return;
+        }
+        // The stand-in sees what the seat's bot would: its view, its legal actions.
+        let view = run.game.view(Viewer::Seat(seat));
+        let legal = run.game.legal_actions(seat);
+        let Some(action) = stand_in_action(&view, &legal, &mut self.rng) else {
             return;
         };
         if let Err(e) = self.perform(seat, action, Actor::StandIn, None).await {
