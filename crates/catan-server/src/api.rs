@@ -5,7 +5,8 @@
 
 use crate::error::{Code, Refusal};
 use crate::lobby::LobbyHandle;
-use crate::lobby::info::{LobbyInfo, LobbySettings, TurnTimer};
+use crate::lobby::info::LobbyInfo;
+use crate::settings::{LobbySettings, TurnTimer};
 use crate::state::AppState;
 use crate::strict::StrictJson;
 use crate::token::{Token, TokenHash};

@@ -87,7 +87,7 @@ impl LobbyActor {
         let slow = timer
             .enabled
             .then(|| run.step_started + Duration::from_secs(timer.seconds as u64));
-        let grace = self.registry.config().turn_grace();
+        let grace = self.env.config().turn_grace();
         // Once the grace has run out, one stand-in step per `pace` at most:
         // a table of absent players is played at a human speed, not in a
         // tight loop that fills the journal.
@@ -118,7 +118,7 @@ impl LobbyActor {
             due = Some(d.max(b));
         }
         if let Some(idle) = self.idle_since {
-            let t = idle + self.registry.config().lobby_idle();
+            let t = idle + self.env.config().lobby_idle();
             due = Some(due.map_or(t, |d| d.min(t)));
         }
         due

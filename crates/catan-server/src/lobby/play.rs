@@ -95,7 +95,7 @@ impl LobbyActor {
             ));
         };
         let text = text.trim();
-        if self.registry.config().panic_on_chat.as_deref() == Some(text) {
+        if self.env.config().panic_on_chat.as_deref() == Some(text) {
             panic!("fault injection: chat line {text:?}");
         }
         if text.is_empty() {
@@ -205,7 +205,7 @@ impl LobbyActor {
             stand_in: by == Actor::StandIn,
             bot: by == Actor::Bot,
         };
-        let journal = self.registry.journal();
+        let journal = self.env.journal();
         let began = std::time::Instant::now();
         let appended = journal.append(&entry).await;
         let m = metrics();
@@ -251,7 +251,7 @@ impl LobbyActor {
             version: run.version,
         };
         tracing::info!(winner = ?result.winner, version = result.version, "game over");
-        let journal = self.registry.journal();
+        let journal = self.env.journal();
         if let Err(e) = journal.game_finished(&result).await {
             // The actions are all recorded; the end can be derived by replay.
             tracing::warn!(error = %e, "journal refused the game result");
