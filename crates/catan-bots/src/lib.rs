@@ -61,6 +61,7 @@ pub trait Bot: Send {
 /// Serialized in snake_case; `heuristic`, the name `normal` had before
 /// difficulty levels existed, is still read (saved games and old clients).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum BotKind {
     /// Uniformly random legal actions (for tests).

@@ -16,6 +16,7 @@ pub mod persist;
 pub mod protocol;
 pub mod ratelimit;
 pub mod registry;
+pub mod schema;
 pub mod settings;
 pub mod state;
 pub mod strict;

@@ -15,7 +15,7 @@ pub const MAX_TURN_SECONDS: u32 = 3600;
 pub const MAX_BOT_DELAY_MS: u64 = 10_000;
 
 /// The optional per-step turn timer.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TurnTimer {
     /// Whether absent or slow players get a stand-in.
     pub enabled: bool,
@@ -33,7 +33,7 @@ impl Default for TurnTimer {
 }
 
 /// Everything chosen when a lobby is created.
-#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct LobbySettings {
     /// Shown in the lobby list.
     pub name: String,

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 /// Where a lobby is in its life.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LobbyStatus {
     /// Seats are being filled.
@@ -20,7 +20,7 @@ pub enum LobbyStatus {
 }
 
 /// Who sits in a seat.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SeatKind {
     /// Nobody yet.
@@ -32,7 +32,7 @@ pub enum SeatKind {
 }
 
 /// One seat as everyone may see it.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SeatInfo {
     /// The seat.
     pub seat: Seat,
@@ -47,7 +47,7 @@ pub struct SeatInfo {
 }
 
 /// A lobby as everyone may see it.
-#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct LobbyInfo {
     /// The lobby id (a random UUID: knowing it is the invitation).
     pub id: Uuid,
