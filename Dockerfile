@@ -22,7 +22,7 @@ RUN apt-get update \
 WORKDIR /app
 COPY --from=build /src/target/release/catan-server /usr/local/bin/catan-server
 COPY --from=build /src/target/release/catan /usr/local/bin/catan
-COPY web /app/web
+COPY web/public /app/web
 USER catan
 ENV CATAN_BIND=0.0.0.0:8080 \
     CATAN_STATIC_DIR=/app/web \
