@@ -136,3 +136,15 @@ export function tally(stats, ev) {
       break;
   }
 }
+
+/** What an action was, in words, for a step whose events say nothing. */
+export function actionWords(action) {
+  const words = {
+    roll_dice: 'rolled the dice', end_turn: 'ended the turn', cancel_trade: 'withdrew an offer',
+    decline_trade: 'declined an offer', accept_trade: 'accepted an offer', confirm_trade: 'made a trade',
+    offer_trade: 'made an offer', trade_bank: 'traded with the bank', discard: 'discarded',
+    move_robber: 'moved the robber', build_road: 'built a road', build_settlement: 'built a settlement',
+    build_city: 'built a city', buy_development_card: 'bought a development card',
+  };
+  return (action && words[action.type]) || 'acted';
+}

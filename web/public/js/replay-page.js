@@ -7,7 +7,7 @@
 import * as api from './api.js';
 import { renderBoard } from './board.js';
 import { renderPlayers, renderDice } from './table.js';
-import { describe, newStats, tally } from './events.js';
+import { actionWords, describe, newStats, tally } from './events.js';
 import { diceChart } from './charts.js';
 import { summary } from './summary.js';
 import { el, fill, plainError } from './util.js';
@@ -72,8 +72,22 @@ async function show(n) {
 function actionText(step) {
   const s = R.steps[step];
   if (step === 0) return 'Before the first action.';
-  const lines = s.events.map((e) => describe(e, name)).filter(Boolean);
-  return lines.length ? lines.join(' ') : `${name(s.action && s.action.seat)}: ${s.action ? s.action.action.type : ''}`;
+  const lines = s.events.map((e) => describe(e, name, words(s))).filter(Boolean);
+  return lines.length ? lines.join(' ') : `${name(s.action && s.action.seat)} ${actionWords(s.action && s.action.action)}.`;
+}
+
+/** Who made each offer, from the steps loaded so far (answers name offers by id). */
+function maker(id) {
+  for (const st of R.steps) {
+    if (!st) continue;
+    for (const e of st.events) if (e.type === 'trade_offered' && e.offer.id === id) return e.offer.maker;
+  }
+  return null;
+}
+
+/** What `describe` needs to name hexes and offers at a step. */
+function words(step) {
+  return { board: step.view.board, maker };
 }
 
 function draw() {
@@ -96,7 +110,7 @@ function draw() {
   const lines = [];
   for (let i = R.step; i >= from && R.steps[i]; i--) {
     for (const e of [...R.steps[i].events].reverse()) {
-      const t = describe(e, name);
+      const t = describe(e, name, words(R.steps[i]));
       if (t) lines.push(el('li', { value: i, class: i === R.step ? 'current' : '' }, t));
     }
   }
