@@ -170,6 +170,14 @@ pub enum ServerMsg {
         /// What this connection's seat may do now (empty for spectators).
         legal: Vec<Action>,
     },
+    /// The game's steps so far as this viewer may know them (sent before
+    /// each snapshot, so a reloaded page rebuilds its log).
+    History {
+        /// Number of actions applied so far.
+        version: u64,
+        /// Every step from the start, redacted like the live updates.
+        steps: Vec<crate::lobby::history::HistoryStep>,
+    },
     /// Something happened in the game.
     Update {
         /// The version after the change.

@@ -24,7 +24,7 @@ const $ = (id) => document.getElementById(id);
 const S = {
   lobby: null, you: null, version: 0, view: null, legal: [], over: null, presence: null,
   stats: null, ui: freshUi(), trade: freshTrade(), busy: false, error: null, rolled: false,
-  logCount: 0, joinedAtVersion: null, connection: 'connecting',
+  logCount: 0, joinedAtVersion: null, connection: 'connecting', pendingHistory: null,
   // What the waiting room's inputs hold between re-renders.
   room: { name: null, botKind: null },
   // The phone layout's open panel, and the offer answers already sent.
@@ -93,10 +93,16 @@ function onMessage(msg) {
     case 'lobby':
       S.lobby = msg.lobby;
       break;
+    case 'history':
+      // Held until its snapshot: the log is rebuilt with that board.
+      S.pendingHistory = msg;
+      break;
     case 'snapshot':
       S.version = msg.version;
       S.view = msg.view;
       S.legal = msg.legal;
+      if (S.pendingHistory && S.pendingHistory.version === msg.version) restoreLog(S.pendingHistory.steps, msg.view);
+      S.pendingHistory = null;
       if (!S.stats) S.stats = newStats(msg.view.players.length);
       if (S.joinedAtVersion === null) S.joinedAtVersion = msg.version;
       break;
@@ -130,11 +136,26 @@ function onMessage(msg) {
   render();
 }
 
-function onUpdate(msg) {
-  const before = S.view;
-  if (!S.stats) S.stats = newStats(msg.view.players.length);
-  if (S.joinedAtVersion === null) S.joinedAtVersion = msg.version - 1;
-  const board = msg.view.board;
+/**
+ * Rebuilds the log and the tallies from the server's `history` (this
+ * viewer's redacted steps since the start): after a reload or reconnect the
+ * log and the end-of-game summary are whole again.
+ */
+function restoreLog(steps, view) {
+  fill($('log-list'));
+  S.logCount = 0;
+  S.stats = newStats(view.players.length);
+  S.makers = new Map();
+  for (const st of steps) logStep(st, view.board);
+  S.joinedAtVersion = 0;
+  if (S.history) {
+    const last = S.history.length ? S.history[S.history.length - 1].version : -1;
+    for (const st of steps) if (st.version > last) S.history.push({ ...st, restored: true });
+  }
+}
+
+/** Tallies one step's events and adds their sentences to the log. */
+function logStep(msg, board) {
   const maker = (id) => S.makers.get(id);
   // The stand-in's step reads as what it was, not as the player's own.
   if (msg.stand_in && msg.seat !== null) addLog(`${name(msg.seat)} ran out of time (or is away): the server acts for them this once.`, 'stand_in');
@@ -143,6 +164,15 @@ function onUpdate(msg) {
     if (ev.type === 'trade_offered') S.makers.set(ev.offer.id, ev.offer.maker);
     const line = describe(ev, name, { board, maker, standIn: !!msg.stand_in });
     if (line) addLog(line, ev.type);
+  }
+}
+
+function onUpdate(msg) {
+  const before = S.view;
+  if (!S.stats) S.stats = newStats(msg.view.players.length);
+  if (S.joinedAtVersion === null) S.joinedAtVersion = msg.version - 1;
+  logStep(msg, msg.view.board);
+  for (const ev of msg.events) {
     if (ev.type === 'dice_rolled') S.rolled = true;
     if (ev.type === 'trade_offered' && mySeat() !== null && ev.offer.maker !== mySeat() && ev.offer.to.includes(mySeat())) {
       chime();

@@ -7,6 +7,7 @@
 pub mod actor;
 mod bots;
 mod conns;
+pub mod history;
 pub mod info;
 mod manage;
 mod offer_wait;
