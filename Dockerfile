@@ -30,7 +30,7 @@ RUN apt-get update \
 WORKDIR /app
 COPY --from=build /out/catan-server /usr/local/bin/catan-server
 COPY --from=build /out/catan /usr/local/bin/catan
-COPY web /app/web
+COPY web/public /app/web
 USER catan
 ENV CATAN_BIND=0.0.0.0:8080 \
     CATAN_STATIC_DIR=/app/web \

@@ -245,6 +245,20 @@ pub async fn bot_kinds() -> Json<BotKinds> {
     })
 }
 
+/// `GET /api/config` answer: what the pages need to know about this server.
+#[derive(Serialize)]
+pub struct PageConfig {
+    /// Whether the pages may turn on their browser-test hooks.
+    test_hooks: bool,
+}
+
+/// The settings the pages read at start (see [`PageConfig`]).
+pub async fn page_config(State(st): State<AppState>) -> Json<PageConfig> {
+    Json(PageConfig {
+        test_hooks: st.config.test_hooks,
+    })
+}
+
 /// `POST /api/lobbies/{id}/bots` answer.
 #[derive(Serialize)]
 pub struct BotAdded {

@@ -11,7 +11,9 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 fn repo_file(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(rel)
 }
 
 const CLIENT: &str = "docs/schema/client-message.json";
@@ -56,7 +58,8 @@ fn every_golden_example_is_valid_against_its_schema() {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        let example: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let example: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         let v = if name.starts_with("client_") {
             &client
         } else {
@@ -72,7 +75,8 @@ fn every_golden_example_is_valid_against_its_schema() {
 #[test]
 fn the_client_schema_refuses_what_the_server_refuses() {
     let client = validator(CLIENT);
-    let ok = json!({ "type": "action", "id": "a1", "version": 3, "action": { "type": "roll_dice" } });
+    let ok =
+        json!({ "type": "action", "id": "a1", "version": 3, "action": { "type": "roll_dice" } });
     assert!(client.is_valid(&ok));
     for bad in [
         json!({ "type": "dance", "id": "a1" }),

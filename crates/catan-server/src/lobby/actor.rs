@@ -78,6 +78,8 @@ pub struct LobbyActor {
     pub(super) offer_clock: super::offer_wait::OfferClock,
     /// Decisions of bots thinking off the actor (`think`).
     pub(super) thinking: super::think::Thinking,
+    /// Every step of the running game, for viewers who (re)connect.
+    pub(super) history: super::history::History,
     rx: mpsc::Receiver<Command>,
 }
 
@@ -106,6 +108,7 @@ impl LobbyActor {
             backoff_until: None,
             offer_clock: Default::default(),
             thinking: Default::default(),
+            history: Default::default(),
             rx,
         };
         actor.publish();

@@ -8,6 +8,7 @@ pub mod actor;
 mod bots;
 mod conns;
 pub mod env;
+pub mod history;
 pub mod info;
 mod manage;
 mod offer_wait;

@@ -278,6 +278,7 @@ impl LobbyActor {
         let game = &run.game;
         let open = game.options.open_hands;
         let version = run.version;
+        self.history.push(version, seat, stand_in, events);
         self.conns.broadcast_with(|viewer| ServerMsg::Update {
             version,
             seat,
@@ -303,6 +304,10 @@ impl LobbyActor {
                 .send(conn, &ServerMsg::Lobby { lobby: self.info() });
             return;
         };
+        let history = ServerMsg::History {
+            version: run.version,
+            steps: self.history.for_viewer(viewer, run.game.options.open_hands),
+        };
         let snapshot = ServerMsg::Snapshot {
             version: run.version,
             view: run.game.view(viewer),
@@ -314,6 +319,7 @@ impl LobbyActor {
             view: run.game.view(Viewer::Omniscient),
             seed: Some(run.fairness.clone()),
         });
+        self.conns.send(conn, &history);
         self.conns.send(conn, &snapshot);
         if let Some(over) = over {
             self.conns.send(conn, &over);

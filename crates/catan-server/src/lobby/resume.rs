@@ -26,8 +26,11 @@ impl LobbyActor {
         env: LobbyEnv,
     ) -> Result<(LobbyActor, LobbyHandle), ResumeError> {
         let start = &record.start;
-        let (mut game, _) = Game::new(start.settings.options, start.seed)
+        let (mut game, opening) = Game::new(start.settings.options, start.seed)
             .map_err(|e| ResumeError(e.to_string()))?;
+        // The log viewers get on connecting, rebuilt as it was broadcast.
+        let mut history = super::history::History::default();
+        history.push(0, None, false, &[opening]);
         for (i, e) in record.entries.iter().enumerate() {
             if e.seq != i as u64 + 1 {
                 return Err(ResumeError(format!(
@@ -37,8 +40,10 @@ impl LobbyActor {
                     i + 1
                 )));
             }
-            game.apply(e.seat, e.action)
+            let events = game
+                .apply(e.seat, e.action)
                 .map_err(|err| ResumeError(format!("action {} refused on replay: {err}", e.seq)))?;
+            history.push(e.seq, Some(e.seat), e.stand_in, &events);
         }
         // An unknowable host: nobody holds a token hashing to this.
         let host: TokenHash = Token::generate().hash();
@@ -72,6 +77,7 @@ impl LobbyActor {
                 salt: start.salt.clone(),
             },
         });
+        actor.history = history;
         actor.update_idle();
         actor.publish();
         Ok((actor, handle))
