@@ -77,6 +77,8 @@ pub struct LobbyActor {
     pub(super) offer_clock: super::offer_wait::OfferClock,
     /// Decisions of bots thinking off the actor (`think`).
     pub(super) thinking: super::think::Thinking,
+    /// An action whose append is in doubt, being settled (`settle`).
+    pub(super) settling: super::settle::Settling,
     rx: mpsc::Receiver<Command>,
 }
 
@@ -105,6 +107,7 @@ impl LobbyActor {
             backoff_until: None,
             offer_clock: Default::default(),
             thinking: Default::default(),
+            settling: Default::default(),
             rx,
         };
         actor.publish();
@@ -128,6 +131,7 @@ impl LobbyActor {
                     None => break,
                 },
                 Some(d) = self.thinking.next() => self.on_decision(d).await,
+                Some(s) = self.settling.next() => self.on_settled(s).await,
                 _ = sleep_until(deadline) => self.on_timer().await,
             }
             if self.expired(Instant::now()) {
@@ -196,6 +200,11 @@ impl LobbyActor {
     }
 
     fn expired(&self, now: Instant) -> bool {
+        // A lobby with an action in doubt stays until it is settled: resumed
+        // from the log meanwhile, it could write the same seq differently.
+        if self.settling.busy() {
+            return false;
+        }
         match self.idle_since {
             Some(t) => now.saturating_duration_since(t) >= self.registry.config().lobby_idle(),
             None => false,
