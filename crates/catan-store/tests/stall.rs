@@ -3,7 +3,8 @@
 //! the stall fails within its deadline with an unavailable error, appends
 //! after it work, in-doubt appends settle with `ensure_action` to exactly
 //! the action sent, and no game's log has a gap. Also: the statement timeout
-//! cancels a long statement.
+//! cancels a long statement, and an append stuck in the database (a row
+//! lock) does not hold back other games' appends.
 
 #![allow(clippy::unwrap_used)]
 
@@ -253,6 +254,73 @@ async fn the_statement_timeout_cancels_a_long_statement() {
     assert_eq!(code.as_deref(), Some("57014"), "query_canceled: {e}");
     // The pool still works afterwards.
     store.ping().await.unwrap();
+    store.close().await;
+    drop_db(&db).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stuck_append_does_not_hold_back_other_games() {
+    use sqlx::{Connection, Executor};
+    let db = fresh_db().await;
+    let url = format!("{}/{db}", admin_url().rsplit_once('/').unwrap().0);
+    let store = Store::connect(&url).await.unwrap();
+    let writer = GroupCommit::spawn(store.clone(), GroupCommitConfig::default());
+    let mut games = Vec::new();
+    for _ in 0..4 {
+        let g = new_game();
+        store.create_game(&g).await.unwrap();
+        writer.append(g.id, action(1)).await.unwrap();
+        games.push(g.id);
+    }
+    // The first game's row is locked, so its next append waits in the
+    // database (inserting an action checks its game row).
+    let mut lock = sqlx::PgConnection::connect(&url).await.unwrap();
+    lock.execute("BEGIN").await.unwrap();
+    sqlx::query("SELECT 1 FROM games WHERE id = $1 FOR UPDATE")
+        .bind(games[0])
+        .execute(&mut lock)
+        .await
+        .unwrap();
+    let stuck = {
+        let w = writer.clone();
+        let id = games[0];
+        tokio::spawn(async move { w.append(id, action(2)).await })
+    };
+    let until = Instant::now() + Duration::from_secs(10);
+    while sqlx::query_scalar::<_, i64>(
+        "SELECT count(*) FROM pg_stat_activity \
+         WHERE datname = current_database() AND wait_event_type = 'Lock'",
+    )
+    .fetch_one(&mut lock)
+    .await
+    .unwrap()
+        == 0
+    {
+        assert!(Instant::now() < until, "the append never reached the lock");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // The other games' appends go through meanwhile, well before the stuck
+    // one's statement timeout (4 s) or deadline (5 s).
+    for &id in &games[1..] {
+        let began = Instant::now();
+        writer.append(id, action(2)).await.unwrap();
+        assert!(
+            began.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            began.elapsed()
+        );
+    }
+    assert!(
+        !stuck.is_finished(),
+        "the first game's append is still waiting"
+    );
+    lock.execute("COMMIT").await.unwrap();
+    stuck.await.unwrap().unwrap();
+    for &id in &games {
+        let g = store.load_game(id).await.unwrap().unwrap();
+        let seqs: Vec<u64> = g.record.actions.iter().map(|a| a.seq).collect();
+        assert_eq!(seqs, vec![1, 2]);
+    }
     store.close().await;
     drop_db(&db).await;
 }
