@@ -80,6 +80,8 @@ pub struct LobbyActor {
     pub(super) thinking: super::think::Thinking,
     /// Every step of the running game, for viewers who (re)connect.
     pub(super) history: super::history::History,
+    /// An action whose append is in doubt, being settled (`settle`).
+    pub(super) settling: super::settle::Settling,
     rx: mpsc::Receiver<Command>,
 }
 
@@ -109,6 +111,7 @@ impl LobbyActor {
             offer_clock: Default::default(),
             thinking: Default::default(),
             history: Default::default(),
+            settling: Default::default(),
             rx,
         };
         actor.publish();
@@ -132,6 +135,7 @@ impl LobbyActor {
                     None => break,
                 },
                 Some(d) = self.thinking.next() => self.on_decision(d).await,
+                Some(s) = self.settling.next() => self.on_settled(s).await,
                 _ = sleep_until(deadline) => self.on_timer().await,
             }
             if self.expired(Instant::now()) {
@@ -200,6 +204,11 @@ impl LobbyActor {
     }
 
     fn expired(&self, now: Instant) -> bool {
+        // A lobby with an action in doubt stays until it is settled: resumed
+        // from the log meanwhile, it could write the same seq differently.
+        if self.settling.busy() {
+            return false;
+        }
         match self.idle_since {
             Some(t) => now.saturating_duration_since(t) >= self.env.config().lobby_idle(),
             None => false,

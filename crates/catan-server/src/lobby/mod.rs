@@ -14,6 +14,7 @@ mod manage;
 mod offer_wait;
 mod play;
 pub mod resume;
+mod settle;
 mod think;
 
 use crate::error::{Code, Refusal};
