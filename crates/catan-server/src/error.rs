@@ -174,12 +174,13 @@ impl From<catan_core::ActionError> for Refusal {
     }
 }
 
-#[derive(Serialize)]
-struct ErrorBody<'a> {
+/// The body of every HTTP refusal.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct ErrorBody<'a> {
     error: ErrorDetail<'a>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct ErrorDetail<'a> {
     code: Code,
     message: &'a str,

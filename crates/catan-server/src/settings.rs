@@ -20,6 +20,7 @@ pub struct TurnTimer {
     /// Whether absent or slow players get a stand-in.
     pub enabled: bool,
     /// Seconds a player has for each step.
+    #[schemars(range(min = 1, max = MAX_TURN_SECONDS))]
     pub seconds: u32,
 }
 

@@ -33,7 +33,7 @@ pub fn routes() -> Router<AppState> {
 }
 
 /// Query of `GET /api/games`.
-#[derive(Deserialize, Debug, Default)]
+#[derive(Deserialize, Debug, Default, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ListQuery {
     /// Page number from 1.

@@ -21,7 +21,7 @@ use uuid::Uuid;
 pub const MAX_STEPS: u64 = 100;
 
 /// Query of the steps endpoint: an inclusive range of positions.
-#[derive(Deserialize, Debug, Default)]
+#[derive(Deserialize, Debug, Default, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StepsQuery {
     /// First position (0 = before any action).
@@ -31,7 +31,7 @@ pub struct StepsQuery {
 }
 
 /// One position of the replay.
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Debug, schemars::JsonSchema)]
 pub struct Step {
     /// Position: the number of actions applied.
     pub step: u64,
@@ -44,7 +44,7 @@ pub struct Step {
 }
 
 /// The answer: how many actions the game has and the steps asked for.
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Debug, schemars::JsonSchema)]
 pub struct Steps {
     /// Number of actions; positions run 0..=total.
     pub total: u64,
