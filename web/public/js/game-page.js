@@ -14,6 +14,7 @@ import { describe, newStats, tally } from './events.js';
 import { diceChart } from './charts.js';
 import { summary } from './summary.js';
 import { announceTurn, chime } from './notify.js';
+import { Countdown } from './countdown.js';
 import { el, viewerSeat, fill, plainError } from './util.js';
 
 const params = new URLSearchParams(location.search);
@@ -43,6 +44,7 @@ function enableTestHooks() {
 }
 
 let socket = null;
+let countdown = null;
 
 function mySeat() {
   return viewerSeat(S.you);
@@ -342,6 +344,7 @@ function draw() {
   document.body.dataset.phase = S.view.phase;
   document.body.dataset.myMove = String(S.legal.length > 0);
   renderBanner($('banner'), ctx);
+  countdown.update({ timer: S.lobby.turn_timer, view: S.view, version: S.version, seat, name });
   renderBoard($('board'), S.view, { targets: boardTargets(ctx), onTarget: (k, id) => onBoardTarget(ctx, k, id), pendingEdges: S.ui.rbEdges });
   renderDice($('dice'), S.view.dice, S.rolled);
   S.rolled = false;
@@ -371,6 +374,7 @@ function showTab(tab) {
 }
 
 function setup() {
+  countdown = new Countdown($('turn-timer'));
   if (!lobbyId) {
     fill($('room'), el('p', {}, 'No lobby given. '), el('a', { href: '/' }, 'Back to the lobby list'));
     return;
