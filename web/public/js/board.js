@@ -181,7 +181,7 @@ function target(node, kind, id, label, onTarget) {
  * `targets` = { vertices, edges, hexes } (Sets of ids) become focusable,
  * highlighted buttons calling `onTarget(kind, id)`; `names[seat]` labels them.
  */
-export function renderBoard(root, view, { targets = {}, onTarget = () => {}, pendingEdges = [] } = {}) {
+export function renderBoard(root, view, { targets = {}, onTarget = () => {}, pendingEdges = [], producing = null, robberMoved = false } = {}) {
   const focused = document.activeElement && root.contains(document.activeElement)
     ? ['vertex', 'edge', 'hex'].map((k) => document.activeElement.getAttribute(`data-${k}`) !== null && `[data-${k}="${document.activeElement.getAttribute(`data-${k}`)}"].target`).find(Boolean)
     : null;
@@ -196,7 +196,7 @@ export function renderBoard(root, view, { targets = {}, onTarget = () => {}, pen
     const pts = hexPoints(h);
     const res = TERRAIN_RESOURCE[tile.terrain];
     // While a hex is chosen, only the hexes that cannot be chosen dim.
-    const dim = choosingHex && !targets.hexes.has(h) ? ' dimmed' : '';
+    const dim = (choosingHex && !targets.hexes.has(h) ? ' dimmed' : '') + (producing && producing.has(h) ? ' producing' : '');
     land.append(svg('g', { class: `hex terrain-${tile.terrain}${dim}`, 'data-hex': h },
       svg('title', {}, `${hexName(view.board, h)}${res ? ` (${res})` : ''}`),
       svg('polygon', { points: pts, fill: TERRAIN_COLOURS[tile.terrain], stroke: '#f5ecd7', 'stroke-width': 3 }),
@@ -210,7 +210,9 @@ export function renderBoard(root, view, { targets = {}, onTarget = () => {}, pen
   for (const h of targets.hexes || []) {
     hexTargets.append(target(svg('polygon', { points: hexPoints(h) }), 'hex', h, `Robber to ${hexName(view.board, h)}`, onTarget));
   }
-  root.append(hexTargets, robber(view.robber));
+  const rob = robber(view.robber);
+  if (robberMoved) rob.classList.add('moved');
+  root.append(hexTargets, rob);
 
   const pieces = svg('g', { class: 'pieces' });
   for (const p of view.players) for (const e of p.roads) pieces.append(road(p.seat, e));

@@ -13,8 +13,9 @@ import { freshTrade, renderOffers, renderTrade } from './trade.js';
 import { describe, newStats, tally } from './events.js';
 import { diceChart } from './charts.js';
 import { summary } from './summary.js';
-import { announceTurn, chime } from './notify.js';
+import { announceTurn, chime, sound } from './notify.js';
 import { Countdown } from './countdown.js';
+import { flashing, freshFeedback, gainText, noteEvents, toast } from './feedback.js';
 import { el, viewerSeat, fill, plainError } from './util.js';
 
 const params = new URLSearchParams(location.search);
@@ -32,6 +33,8 @@ const S = {
   tab: 'play', sent: new Set(),
   // Who made each offer seen (answers name the offer by id only).
   makers: new Map(),
+  // What just happened, for highlights and toasts (feedback.js).
+  fb: freshFeedback(),
   // Every update this page was sent (bounded), kept only when the server
   // allows the test hooks: what the browser tests inspect for redaction.
   history: null,
@@ -134,7 +137,10 @@ function onMessage(msg) {
   }
   // The game now waits for this seat (a new update, or the first snapshot
   // when the game starts with this seat's move): tell a background tab.
-  if (!hadMoves && S.legal.length) announceTurn('Your move');
+  if (!hadMoves && S.legal.length) {
+    announceTurn('Your move');
+    if (!document.hidden) sound('turn');
+  }
   render();
 }
 
@@ -174,6 +180,13 @@ function onUpdate(msg) {
   if (!S.stats) S.stats = newStats(msg.view.players.length);
   if (S.joinedAtVersion === null) S.joinedAtVersion = msg.version - 1;
   logStep(msg, msg.view.board);
+  for (const text of noteEvents(S.fb, msg.events, msg.view, mySeat(), name)) toast($('toasts'), text);
+  // Take the highlights down when they expire (nothing waits for them).
+  if (flashing(S.fb)) setTimeout(render, S.fb.until - performance.now() + 20);
+  if (msg.seat !== null && msg.seat === mySeat()) {
+    if (msg.events.some((e) => e.type === 'dice_rolled')) sound('roll');
+    else if (msg.events.some((e) => /_built$/.test(e.type))) sound('build');
+  }
   for (const ev of msg.events) {
     if (ev.type === 'dice_rolled') S.rolled = true;
     if (ev.type === 'trade_offered' && mySeat() !== null && ev.offer.maker !== mySeat() && ev.offer.to.includes(mySeat())) {
@@ -340,12 +353,17 @@ function draw() {
     setTrade: (patch) => { S.trade = { ...S.trade, ...patch }; render(); },
     showTab,
     sent: S.sent,
+    gain: (s) => gainText(S.fb, s, seat),
   };
   document.body.dataset.phase = S.view.phase;
   document.body.dataset.myMove = String(S.legal.length > 0);
   renderBanner($('banner'), ctx);
   countdown.update({ timer: S.lobby.turn_timer, view: S.view, version: S.version, seat, name });
-  renderBoard($('board'), S.view, { targets: boardTargets(ctx), onTarget: (k, id) => onBoardTarget(ctx, k, id), pendingEdges: S.ui.rbEdges });
+  renderBoard($('board'), S.view, {
+    targets: boardTargets(ctx), onTarget: (k, id) => onBoardTarget(ctx, k, id), pendingEdges: S.ui.rbEdges,
+    producing: flashing(S.fb) ? S.fb.hexes : null, robberMoved: S.fb.robberMoved,
+  });
+  S.fb.robberMoved = false;
   renderDice($('dice'), S.view.dice, S.rolled);
   S.rolled = false;
   renderPlayers($('players'), ctx);
@@ -361,7 +379,12 @@ function draw() {
   $('summary').hidden = !over;
   if (over && !$('summary').dataset.version) {
     $('summary').dataset.version = String(S.version);
-    fill($('summary'), summary(over, S.stats || newStats(over.players.length), name, { partial: S.joinedAtVersion > 0 }),
+    const winner = over.winner;
+    const cheer = winner === null || winner === undefined ? null
+      : el('div', { class: 'celebration', role: 'status' }, el('span', { class: 'confetti', 'aria-hidden': 'true' }, '★'),
+        winner === seat ? ' You win! ' : ` ${name(winner)} wins! `, el('span', { class: 'confetti', 'aria-hidden': 'true' }, '★'));
+    if (winner !== null && winner !== undefined && winner === seat) sound('win');
+    fill($('summary'), cheer, summary(over, S.stats || newStats(over.players.length), name, { partial: S.joinedAtVersion > 0 }),
       el('p', {}, el('a', { href: `replay.html?game=${lobbyId}`, id: 'open-replay', class: 'button' }, 'Open the replay')));
   }
   if (autoplay) autoplay(S, act);

@@ -47,6 +47,7 @@ export function renderPlayers(root, ctx) {
         ctx.kind && ctx.kind(p.seat) === 'bot' ? el('span', { class: 'tag' }, 'bot') : null,
         away ? el('span', { class: 'tag away' }, 'away') : null,
         el('span', { class: 'points', title: 'Victory points' }, `${points} VP`)),
+        ctx.gain && ctx.gain(p.seat) ? el('div', { class: 'gain', 'data-seat': p.seat }, ctx.gain(p.seat)) : null,
       el('div', { class: 'player-stats' },
         el('span', { class: 'cards', 'data-count': p.resource_count }, `🂠 ${p.resource_count} cards`),
         el('span', { class: 'devs', 'data-count': p.dev_card_count }, `${p.dev_card_count} dev`),
@@ -76,8 +77,9 @@ export function renderMe(root, ctx) {
   }
   const me = view.players[seat];
   const devs = DEV_CARDS.filter((c) => me.dev_cards && me.dev_cards[c] > 0);
-  fill(root, 
-    el('h2', {}, 'Your hand'),
+  const mine = ctx.gain ? ctx.gain(seat) : null;
+  fill(root,
+    el('h2', {}, 'Your hand', mine ? el('span', { class: 'gain', 'data-seat': seat }, ` ${mine}`) : null),
     handList(me.resources || {}),
     el('h3', {}, 'Development cards'),
     devs.length
