@@ -51,6 +51,10 @@ test('at 1280x800 the whole table fits one screen without page scrolling', async
     ['.log', 'log'], ['#trade', 'trade panel'], ['.vertex-target >> nth=0', 'a settlement spot']]) {
     await inside(page, page.locator(sel), what);
   }
+  // Build buttons show their cost; the hand's cards have an icon each.
+  await expect(page.locator('#controls [data-action="build_road"] .cost')).toHaveText('1 brick, 1 wood');
+  await expect(page.locator('#controls [data-action="build_city"] .cost')).toHaveText('2 wheat, 3 ore');
+  await expect(page.locator('#me .card .icon')).toHaveCount(5);
   await shoot(page, testInfo, 'table-1280x800');
   await ctx.close();
 });

@@ -2,7 +2,8 @@
 // player's public state (card counts, points, knights, awards, pieces), your
 // own hand and development cards, and the dice.
 
-import { el, DEV_CARDS, DEV_NAMES, PHASE_TEXT, RESOURCES, SEAT_COLOURS, SEAT_SHAPES, SHAPE_SYMBOL, fill } from './util.js';
+import { el, DEV_CARDS, DEV_EFFECTS, DEV_NAMES, PHASE_TEXT, RESOURCES, SEAT_COLOURS, SEAT_SHAPES, SHAPE_SYMBOL, fill } from './util.js';
+import { resourceIcon } from './icons.js';
 
 /** The player's colour/shape badge. */
 export function badge(seat) {
@@ -64,8 +65,8 @@ export function renderPlayers(root, ctx) {
 }
 
 function handList(res) {
-  return el('ul', { class: 'hand' }, RESOURCES.map((r) => el('li', { class: `card res-${r}`, 'data-resource': r, 'data-count': res[r] },
-    el('span', { class: 'card-count' }, String(res[r])), el('span', { class: 'card-name' }, r))));
+  return el('ul', { class: 'hand' }, RESOURCES.map((r) => el('li', { class: `card res-${r}${res[r] ? '' : ' none'}`, 'data-resource': r, 'data-count': res[r] },
+    resourceIcon(r), el('span', { class: 'card-count' }, String(res[r])), el('span', { class: 'card-name' }, r))));
 }
 
 /** Your hand, development cards and pieces. */
@@ -86,8 +87,9 @@ export function renderMe(root, ctx) {
       ? el('ul', { class: 'devcards' }, devs.map((c) => {
         const fresh = (me.dev_cards_new && me.dev_cards_new[c]) || 0;
         return el('li', { class: `devcard dev-${c}`, 'data-card': c },
-          `${me.dev_cards[c]} × ${DEV_NAMES[c]}`,
-          fresh ? el('span', { class: 'tag new', title: 'Bought this turn: playable from your next turn' }, `${fresh} new`) : null);
+          el('strong', { class: 'devcard-name' }, `${me.dev_cards[c]} × ${DEV_NAMES[c]}`),
+          fresh ? el('span', { class: 'tag new', title: 'Bought this turn: playable from your next turn' }, `${fresh} new: playable next turn`) : null,
+          el('span', { class: 'devcard-effect' }, DEV_EFFECTS[c]));
       }))
       : el('p', { class: 'hint' }, 'None.'),
     el('p', { class: 'pieces-left' }, `Pieces left: ${me.pieces_left[0]} roads, ${me.pieces_left[1]} settlements, ${me.pieces_left[2]} cities.`),
