@@ -162,7 +162,8 @@ function edgeMark(e) {
 
 function target(node, kind, id, label, onTarget) {
   node.setAttribute('class', `target ${kind}-target`);
-  node.setAttribute('tabindex', '0');
+  // Roving tabindex: one spot is a tab stop; arrow keys move between them.
+  node.setAttribute('tabindex', '-1');
   node.setAttribute('role', 'button');
   node.setAttribute('aria-label', label);
   node.setAttribute(`data-${kind}`, id);
@@ -171,9 +172,60 @@ function target(node, kind, id, label, onTarget) {
     if (ev.key === 'Enter' || ev.key === ' ') {
       ev.preventDefault();
       onTarget(kind, id);
+    } else if (ARROWS[ev.key]) {
+      ev.preventDefault();
+      moveAmongTargets(node, ARROWS[ev.key]);
     }
   });
   return node;
+}
+
+const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+
+/** The centre of a target on the page. */
+function centre(node) {
+  const r = node.getBoundingClientRect();
+  return [r.left + r.width / 2, r.top + r.height / 2];
+}
+
+/**
+ * Moves focus from `node` to the nearest target in direction `[dx, dy]`
+ * (or, if none lies that way, wraps to the farthest the other way), and
+ * makes it the board's one tab stop.
+ */
+function moveAmongTargets(node, [dx, dy]) {
+  const all = [...node.ownerSVGElement.querySelectorAll('.target')];
+  const [x0, y0] = centre(node);
+  let best = null;
+  let bestScore = Infinity;
+  for (const t of all) {
+    if (t === node) continue;
+    const [x, y] = centre(t);
+    const along = (x - x0) * dx + (y - y0) * dy;
+    if (along <= 0) continue;
+    const across = Math.abs((x - x0) * dy) + Math.abs((y - y0) * dx);
+    const score = along + 2 * across;
+    if (score < bestScore) {
+      bestScore = score;
+      best = t;
+    }
+  }
+  if (!best) {
+    // Wrap around: the farthest target the other way.
+    let far = -Infinity;
+    for (const t of all) {
+      const [x, y] = centre(t);
+      const back = -((x - x0) * dx + (y - y0) * dy);
+      if (t !== node && back > far) {
+        far = back;
+        best = t;
+      }
+    }
+  }
+  if (!best) return;
+  node.setAttribute('tabindex', '-1');
+  best.setAttribute('tabindex', '0');
+  best.focus();
 }
 
 /**
@@ -238,5 +290,8 @@ export function renderBoard(root, view, { targets = {}, onTarget = () => {}, pen
     vertexTargets.append(target(svg('circle', { cx, cy, r: 26 }), 'vertex', v, `Spot between ${vertexPlace(view.board, v)}`, onTarget));
   }
   root.append(vertexTargets);
-  if (focused) root.querySelector(focused)?.focus();
+  // The one tab stop: the spot that had focus, else the first spot.
+  const stop = (focused && root.querySelector(focused)) || root.querySelector('.target');
+  if (stop) stop.setAttribute('tabindex', '0');
+  if (focused && stop && stop.matches(focused)) stop.focus();
 }
