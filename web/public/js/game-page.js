@@ -38,11 +38,14 @@ const S = {
   // Every update this page was sent (bounded), kept only when the server
   // allows the test hooks: what the browser tests inspect for redaction.
   history: null,
+  perf: null,
 };
 
 /** The browser tests' hooks (`GET /api/config` says whether they may run). */
 function enableTestHooks() {
   S.history = [];
+  // Redraw timings for the benchmark (tests/redraw.bench.spec.js), in ms.
+  S.perf = { draw: [], arrival: [], pending: [] };
   window.catan = { get state() { return S; }, act: (a) => act(a) };
 }
 
@@ -92,6 +95,7 @@ function onStatus(st) {
 }
 
 function onMessage(msg) {
+  if (S.perf && msg.type === 'update') S.perf.pending.push(performance.now());
   const hadMoves = S.legal.length > 0;
   switch (msg.type) {
     case 'welcome':
@@ -340,7 +344,9 @@ function render() {
   if (frame) return;
   frame = requestAnimationFrame(() => {
     frame = 0;
+    const t0 = performance.now();
     draw();
+    if (S.perf && S.view) measure(t0, performance.now());
   });
 }
 
@@ -360,6 +366,16 @@ function focusSelector(a) {
   if (label) sel += `[aria-label="${CSS.escape(label)}"]`;
   const offer = a.closest('[data-offer]');
   return offer ? `[data-offer="${CSS.escape(offer.dataset.offer)}"] ${sel}` : sel;
+}
+
+/** Keeps one redraw's cost and each update's arrival-to-drawn time (bounded). */
+function measure(start, end) {
+  const p = S.perf;
+  if (!p.pending.length) return;
+  p.draw.push(end - start);
+  for (const t of p.pending) p.arrival.push(end - t);
+  p.pending = [];
+  for (const k of ['draw', 'arrival']) if (p[k].length > 5000) p[k].splice(0, p[k].length - 5000);
 }
 
 /** Restores focus (and the caret of a text field) after a section is rebuilt. */
