@@ -110,13 +110,23 @@ function road(seat, edge) {
     svg('path', { d: shapePath(SEAT_SHAPES[seat], mx, my, 2.6), fill: '#1b1b1b' }));
 }
 
+/** A house (settlement) or a hall with a tower (city) standing on (cx, cy). */
+function buildingPath(cx, cy, city) {
+  if (!city) return `M${cx - 10} ${cy + 9}V${cy - 2}L${cx} ${cy - 12}L${cx + 10} ${cy - 2}V${cy + 9}z`;
+  return `M${cx - 15} ${cy + 11}V${cy - 2}H${cx - 3}V${cy - 9}L${cx + 5} ${cy - 17}L${cx + 13} ${cy - 9}V${cy + 11}z`;
+}
+
+/**
+ * A settlement is a house, a city a hall with a tower, both in the
+ * player's colour with the player's shape marked on them, so that seats
+ * differ by shape as well as colour.
+ */
 function building(seat, vertex, city) {
   const { px: cx, py: cy } = vpos(vertex);
   const shape = SEAT_SHAPES[seat];
-  const g = svg('g', { class: `${city ? 'city' : 'settlement'} seat-${seat}`, 'data-vertex': vertex },
-    svg('path', { d: shapePath(shape, cx, cy, city ? 13 : 9), fill: SEAT_COLOURS[seat], stroke: '#1b1b1b', 'stroke-width': city ? 3 : 2 }));
-  if (city) g.append(svg('path', { d: shapePath(shape, cx, cy, 5), fill: '#1b1b1b' }));
-  return g;
+  return svg('g', { class: `${city ? 'city' : 'settlement'} seat-${seat}`, 'data-vertex': vertex },
+    svg('path', { class: 'house', d: buildingPath(cx, cy, city), fill: SEAT_COLOURS[seat], stroke: '#1b1b1b', 'stroke-width': city ? 2.5 : 2, 'stroke-linejoin': 'round' }),
+    svg('path', { class: 'mark', d: shapePath(shape, city ? cx + 5 : cx, cy + (city ? 3 : 2), city ? 4.2 : 3.8), fill: '#1b1b1b' }));
 }
 
 function robber(h) {
