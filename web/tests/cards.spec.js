@@ -222,9 +222,10 @@ async function buy(page, s, g, seen) {
   expect(after.dev_card_count).toBe(before.dev_card_count + 1);
   expect(after.dev_cards[card]).toBe(before.dev_cards[card] + 1);
   expect(after.dev_cards_new[card]).toBe(before.dev_cards_new[card] + 1);
-  // table.js marks cards bought this turn with a "N new" tag.
+  // table.js marks cards bought this turn with a "N new" tag, and says what each card does.
   const tag = page.locator(`#me .devcard[data-card="${card}"] .tag.new`);
-  await expect(tag).toHaveText(`${after.dev_cards_new[card]} new`);
+  await expect(tag).toHaveText(`${after.dev_cards_new[card]} new: playable next turn`);
+  await expect(page.locator(`#me .devcard[data-card="${card}"] .devcard-effect`)).toHaveText(/\w+ .*\./);
   await expect(tag).toHaveAttribute('title', /Bought this turn/);
   g.boughtThisTurn.add(card);
   // With no older copy, and no card played yet this turn, only R32 keeps it from being played.

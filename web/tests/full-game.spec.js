@@ -34,6 +34,9 @@ test('a full game against bots plays to the end, then replays step by step', asy
   await expect(page.locator('#summary')).toBeVisible({ timeout: 240_000 });
   await expect(page.locator('#summary h2')).toContainText('wins');
   await expect(page.locator('#summary figure')).toHaveCount(5);
+  // The win is celebrated above the summary.
+  await expect(page.locator('#summary .celebration')).toContainText(/wins!|You win!/);
+  await shoot(page, testInfo, 'celebration');
   const end = await state(page);
   expect(end.view.phase).toBe('finished');
   expect(end.over.players.every((p) => p.resources !== null)).toBe(true);

@@ -51,6 +51,10 @@ test('at 1280x800 the whole table fits one screen without page scrolling', async
     ['.log', 'log'], ['#trade', 'trade panel'], ['.vertex-target >> nth=0', 'a settlement spot']]) {
     await inside(page, page.locator(sel), what);
   }
+  // Build buttons show their cost; the hand's cards have an icon each.
+  await expect(page.locator('#controls [data-action="build_road"] .cost')).toHaveText('1 brick, 1 wood');
+  await expect(page.locator('#controls [data-action="build_city"] .cost')).toHaveText('2 wheat, 3 ore');
+  await expect(page.locator('#me .card .icon')).toHaveCount(5);
   await shoot(page, testInfo, 'table-1280x800');
   await ctx.close();
 });
@@ -99,13 +103,23 @@ test('a person takes a bot\'s offer at the default bot speed, and a second Accep
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await ctx.newPage();
   watchErrors(page, 'Ann');
+  // Every action the page sends, and the server's replies by request id.
   const sent = [];
-  page.on('websocket', (ws) => ws.on('framesent', (f) => {
-    try {
-      const m = JSON.parse(String(f.payload));
-      if (m.type === 'action') sent.push(m.action);
-    } catch { /* not JSON */ }
-  }));
+  const replies = new Map();
+  page.on('websocket', (ws) => {
+    ws.on('framesent', (f) => {
+      try {
+        const m = JSON.parse(String(f.payload));
+        if (m.type === 'action') sent.push(m);
+      } catch { /* not JSON */ }
+    });
+    ws.on('framereceived', (f) => {
+      try {
+        const m = JSON.parse(String(f.payload));
+        if ((m.type === 'accepted' || m.type === 'rejected') && m.id) replies.set(m.id, m);
+      } catch { /* not JSON */ }
+    });
+  });
   // The home page's default bot think time (800 ms), not the tests' 0.
   const botDelay = Number(await (async () => { await page.goto('/'); return page.locator('#bot-delay').inputValue(); })());
   expect(botDelay).toBeGreaterThanOrEqual(800);
@@ -130,6 +144,16 @@ test('a person takes a bot\'s offer at the default bot speed, and a second Accep
   const s = await waitState(page, (x) => !x.view.offers.some((o) => o.id === offerId) || x.view.offers.find((o) => o.id === offerId).accepted.includes(x.you.seat),
     'the server to hear Ann accept', 20_000);
   expect(s.error).toBeNull();
-  expect(sent.filter((a) => a.type === 'accept_trade' && a.offer === offerId)).toHaveLength(1);
+  // One accept reached the game. The page may have sent it twice only when
+  // the first arrived at an old version (stale_version, retried at the new
+  // one): never twice at the same version, as a second click would.
+  const accepts = sent.filter((m) => m.action.type === 'accept_trade' && m.action.offer === offerId);
+  await expect.poll(() => accepts.every((m) => replies.has(m.id))).toBe(true);
+  expect(accepts.filter((m) => replies.get(m.id).type === 'accepted')).toHaveLength(1);
+  for (const m of accepts) {
+    const r = replies.get(m.id);
+    if (r.type === 'rejected') expect(r.code).toBe('stale_version');
+  }
+  expect(new Set(accepts.map((m) => m.version)).size).toBe(accepts.length);
   await ctx.close();
 });

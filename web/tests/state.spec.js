@@ -92,7 +92,7 @@ test('a refused offer leaves the composer as it was; a taken one clears it', asy
   await ann.locator('.add-bot').first().click();
   await ann.locator('.add-bot').first().click();
   await ann.click('#start');
-  const ready = (s) => s.view.phase === 'action' && s.view.active === s.you.seat
+  const ready = (s) => !!s.view && s.view.phase === 'action' && s.view.active === s.you.seat
     && Object.values(s.view.players[s.you.seat].resources).some((n) => n > 0);
   await drive([ann], async () => ready(await state(ann)), { endTurn: () => true, timeout: 120_000 });
   const s = await waitState(ann, ready, 'Ann to trade');

@@ -71,6 +71,16 @@ test('two humans and two bots: lobby, opening by clicks, rolls, spectator, trade
     expect(me.roads.length).toBe(2);
     await expect(p.locator(`#board .settlement.seat-${s.you.seat}`)).toHaveCount(2);
   }
+  // Settlements are drawn as houses; the seats' marks on them differ by shape.
+  const marks = await ann.locator('#board .settlement').evaluateAll((gs) => gs.map((g) => ({
+    seat: [...g.classList].find((c) => c.startsWith('seat-')),
+    house: !!g.querySelector('path.house'),
+    mark: g.querySelector('path.mark').getAttribute('d').replace(/[\d.-]+/g, 'n'),
+  })));
+  expect(marks.length).toBe(8);
+  expect(marks.every((m) => m.house)).toBe(true);
+  const shapeBySeat = new Map(marks.map((m) => [m.seat, m.mark]));
+  expect(new Set(shapeBySeat.values()).size).toBe(4);
 
   // Rolls: play until some roll produced for someone, and every hand shown matches the views.
   const produced = () => ann.evaluate(() => window.catan.state.history.some((h) => h.events.some((e) => e.type === 'produced' && e.gains.some((g) => Object.values(g).some((n) => n > 0)))));

@@ -110,13 +110,23 @@ function road(seat, edge) {
     svg('path', { d: shapePath(SEAT_SHAPES[seat], mx, my, 2.6), fill: '#1b1b1b' }));
 }
 
+/** A house (settlement) or a hall with a tower (city) standing on (cx, cy). */
+function buildingPath(cx, cy, city) {
+  if (!city) return `M${cx - 10} ${cy + 9}V${cy - 2}L${cx} ${cy - 12}L${cx + 10} ${cy - 2}V${cy + 9}z`;
+  return `M${cx - 15} ${cy + 11}V${cy - 2}H${cx - 3}V${cy - 9}L${cx + 5} ${cy - 17}L${cx + 13} ${cy - 9}V${cy + 11}z`;
+}
+
+/**
+ * A settlement is a house, a city a hall with a tower, both in the
+ * player's colour with the player's shape marked on them, so that seats
+ * differ by shape as well as colour.
+ */
 function building(seat, vertex, city) {
   const { px: cx, py: cy } = vpos(vertex);
   const shape = SEAT_SHAPES[seat];
-  const g = svg('g', { class: `${city ? 'city' : 'settlement'} seat-${seat}`, 'data-vertex': vertex },
-    svg('path', { d: shapePath(shape, cx, cy, city ? 13 : 9), fill: SEAT_COLOURS[seat], stroke: '#1b1b1b', 'stroke-width': city ? 3 : 2 }));
-  if (city) g.append(svg('path', { d: shapePath(shape, cx, cy, 5), fill: '#1b1b1b' }));
-  return g;
+  return svg('g', { class: `${city ? 'city' : 'settlement'} seat-${seat}`, 'data-vertex': vertex },
+    svg('path', { class: 'house', d: buildingPath(cx, cy, city), fill: SEAT_COLOURS[seat], stroke: '#1b1b1b', 'stroke-width': city ? 2.5 : 2, 'stroke-linejoin': 'round' }),
+    svg('path', { class: 'mark', d: shapePath(shape, city ? cx + 5 : cx, cy + (city ? 3 : 2), city ? 4.2 : 3.8), fill: '#1b1b1b' }));
 }
 
 function robber(h) {
@@ -162,7 +172,8 @@ function edgeMark(e) {
 
 function target(node, kind, id, label, onTarget) {
   node.setAttribute('class', `target ${kind}-target`);
-  node.setAttribute('tabindex', '0');
+  // Roving tabindex: one spot is a tab stop; arrow keys move between them.
+  node.setAttribute('tabindex', '-1');
   node.setAttribute('role', 'button');
   node.setAttribute('aria-label', label);
   node.setAttribute(`data-${kind}`, id);
@@ -171,9 +182,60 @@ function target(node, kind, id, label, onTarget) {
     if (ev.key === 'Enter' || ev.key === ' ') {
       ev.preventDefault();
       onTarget(kind, id);
+    } else if (ARROWS[ev.key]) {
+      ev.preventDefault();
+      moveAmongTargets(node, ARROWS[ev.key]);
     }
   });
   return node;
+}
+
+const ARROWS = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+
+/** The centre of a target on the page. */
+function centre(node) {
+  const r = node.getBoundingClientRect();
+  return [r.left + r.width / 2, r.top + r.height / 2];
+}
+
+/**
+ * Moves focus from `node` to the nearest target in direction `[dx, dy]`
+ * (or, if none lies that way, wraps to the farthest the other way), and
+ * makes it the board's one tab stop.
+ */
+function moveAmongTargets(node, [dx, dy]) {
+  const all = [...node.ownerSVGElement.querySelectorAll('.target')];
+  const [x0, y0] = centre(node);
+  let best = null;
+  let bestScore = Infinity;
+  for (const t of all) {
+    if (t === node) continue;
+    const [x, y] = centre(t);
+    const along = (x - x0) * dx + (y - y0) * dy;
+    if (along <= 0) continue;
+    const across = Math.abs((x - x0) * dy) + Math.abs((y - y0) * dx);
+    const score = along + 2 * across;
+    if (score < bestScore) {
+      bestScore = score;
+      best = t;
+    }
+  }
+  if (!best) {
+    // Wrap around: the farthest target the other way.
+    let far = -Infinity;
+    for (const t of all) {
+      const [x, y] = centre(t);
+      const back = -((x - x0) * dx + (y - y0) * dy);
+      if (t !== node && back > far) {
+        far = back;
+        best = t;
+      }
+    }
+  }
+  if (!best) return;
+  node.setAttribute('tabindex', '-1');
+  best.setAttribute('tabindex', '0');
+  best.focus();
 }
 
 /**
@@ -181,7 +243,7 @@ function target(node, kind, id, label, onTarget) {
  * `targets` = { vertices, edges, hexes } (Sets of ids) become focusable,
  * highlighted buttons calling `onTarget(kind, id)`; `names[seat]` labels them.
  */
-export function renderBoard(root, view, { targets = {}, onTarget = () => {}, pendingEdges = [] } = {}) {
+export function renderBoard(root, view, { targets = {}, onTarget = () => {}, pendingEdges = [], producing = null, robberMoved = false } = {}) {
   const focused = document.activeElement && root.contains(document.activeElement)
     ? ['vertex', 'edge', 'hex'].map((k) => document.activeElement.getAttribute(`data-${k}`) !== null && `[data-${k}="${document.activeElement.getAttribute(`data-${k}`)}"].target`).find(Boolean)
     : null;
@@ -196,7 +258,7 @@ export function renderBoard(root, view, { targets = {}, onTarget = () => {}, pen
     const pts = hexPoints(h);
     const res = TERRAIN_RESOURCE[tile.terrain];
     // While a hex is chosen, only the hexes that cannot be chosen dim.
-    const dim = choosingHex && !targets.hexes.has(h) ? ' dimmed' : '';
+    const dim = (choosingHex && !targets.hexes.has(h) ? ' dimmed' : '') + (producing && producing.has(h) ? ' producing' : '');
     land.append(svg('g', { class: `hex terrain-${tile.terrain}${dim}`, 'data-hex': h },
       svg('title', {}, `${hexName(view.board, h)}${res ? ` (${res})` : ''}`),
       svg('polygon', { points: pts, fill: TERRAIN_COLOURS[tile.terrain], stroke: '#f5ecd7', 'stroke-width': 3 }),
@@ -210,7 +272,9 @@ export function renderBoard(root, view, { targets = {}, onTarget = () => {}, pen
   for (const h of targets.hexes || []) {
     hexTargets.append(target(svg('polygon', { points: hexPoints(h) }), 'hex', h, `Robber to ${hexName(view.board, h)}`, onTarget));
   }
-  root.append(hexTargets, robber(view.robber));
+  const rob = robber(view.robber);
+  if (robberMoved) rob.classList.add('moved');
+  root.append(hexTargets, rob);
 
   const pieces = svg('g', { class: 'pieces' });
   for (const p of view.players) for (const e of p.roads) pieces.append(road(p.seat, e));
@@ -236,5 +300,8 @@ export function renderBoard(root, view, { targets = {}, onTarget = () => {}, pen
     vertexTargets.append(target(svg('circle', { cx, cy, r: 26 }), 'vertex', v, `Spot between ${vertexPlace(view.board, v)}`, onTarget));
   }
   root.append(vertexTargets);
-  if (focused) root.querySelector(focused)?.focus();
+  // The one tab stop: the spot that had focus, else the first spot.
+  const stop = (focused && root.querySelector(focused)) || root.querySelector('.target');
+  if (stop) stop.setAttribute('tabindex', '0');
+  if (focused && stop && stop.matches(focused)) stop.focus();
 }

@@ -3,7 +3,7 @@
 // server would refuse them), and the small dialogs for choices that the
 // board cannot express (victim, discards, Invention, Monopoly, Road Building).
 
-import { el, RESOURCES, DEV_NAMES, total, fill } from './util.js';
+import { el, COSTS, RESOURCES, DEV_NAMES, setText, total, fill } from './util.js';
 import { hexName } from './words.js';
 
 const has = (legal, type) => legal.some((a) => a.type === type);
@@ -72,6 +72,12 @@ function button(label, opts, onclick) {
   return el('button', { type: 'button', ...opts, onclick }, label);
 }
 
+/** A build button with its cost underneath ("1 brick, 1 wood"). */
+function buildButton(label, cost, opts, onclick) {
+  return el('button', { type: 'button', class: 'build', title: `Costs ${setText(cost)}`, ...opts, onclick },
+    label, el('span', { class: 'cost' }, setText(cost)));
+}
+
 /** The action buttons and any open choice dialog. */
 export function renderControls(root, ctx) {
   const { view, legal, ui, seat } = ctx;
@@ -86,10 +92,10 @@ export function renderControls(root, ctx) {
   }, onclick);
   const buttons = el('div', { class: 'action-buttons' },
     button('Roll dice', { id: 'roll', class: 'primary', 'data-action': 'roll_dice', disabled: busy || !has(legal, 'roll_dice') }, () => ctx.act({ type: 'roll_dice' })),
-    button('Build road', { 'data-action': 'build_road', disabled: busy || view.phase !== 'action' || !has(legal, 'build_road'), 'aria-pressed': String(ui.mode === 'road') }, mode('road')),
-    button('Build settlement', { 'data-action': 'build_settlement', disabled: busy || view.phase !== 'action' || !has(legal, 'build_settlement'), 'aria-pressed': String(ui.mode === 'settlement') }, mode('settlement')),
-    button('Build city', { 'data-action': 'build_city', disabled: busy || !has(legal, 'build_city'), 'aria-pressed': String(ui.mode === 'city') }, mode('city')),
-    button('Buy development card', { 'data-action': 'buy_development_card', disabled: busy || !has(legal, 'buy_development_card') }, () => ctx.act({ type: 'buy_development_card' })),
+    buildButton('Build road', COSTS.road, { 'data-action': 'build_road', disabled: busy || view.phase !== 'action' || !has(legal, 'build_road'), 'aria-pressed': String(ui.mode === 'road') }, mode('road')),
+    buildButton('Build settlement', COSTS.settlement, { 'data-action': 'build_settlement', disabled: busy || view.phase !== 'action' || !has(legal, 'build_settlement'), 'aria-pressed': String(ui.mode === 'settlement') }, mode('settlement')),
+    buildButton('Build city', COSTS.city, { 'data-action': 'build_city', disabled: busy || !has(legal, 'build_city'), 'aria-pressed': String(ui.mode === 'city') }, mode('city')),
+    buildButton('Buy development card', COSTS.dev, { 'data-action': 'buy_development_card', disabled: busy || !has(legal, 'buy_development_card') }, () => ctx.act({ type: 'buy_development_card' })),
     devBtn('knight', 'play_knight', mode('knight')),
     devBtn('road_building', 'play_road_building', mode('road_building')),
     devBtn('invention', 'play_invention', mode('invention')),

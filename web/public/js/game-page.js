@@ -7,14 +7,16 @@ import * as prefs from './prefs.js';
 import { GameSocket } from './socket.js';
 import { renderBoard } from './board.js';
 import { renderRoom } from './room.js';
-import { renderBanner, renderPlayers, renderMe, renderDice, badge } from './table.js';
+import { bannerText, renderBanner, renderPlayers, renderMe, renderDice, badge } from './table.js';
 import { boardTargets, freshUi, onBoardTarget, renderControls } from './controls.js';
 import { freshTrade, renderOffers, renderTrade } from './trade.js';
 import { describe, newStats, tally } from './events.js';
 import { diceChart } from './charts.js';
 import { summary } from './summary.js';
-import { announceTurn, chime } from './notify.js';
-import { el, viewerSeat, fill, plainError } from './util.js';
+import { announceTurn, chime, sound } from './notify.js';
+import { Countdown } from './countdown.js';
+import { flashing, freshFeedback, gainText, noteEvents, toast } from './feedback.js';
+import { el, viewerSeat, fill, plainError, sameJson } from './util.js';
 
 const params = new URLSearchParams(location.search);
 const lobbyId = params.get('id');
@@ -28,21 +30,27 @@ const S = {
   // What the waiting room's inputs hold between re-renders.
   room: { name: null, botKind: null },
   // The phone layout's open panel, and the offer answers already sent.
-  tab: 'play', sent: new Set(),
+  tab: 'play', sent: new Set(), refocusAfter: null,
   // Who made each offer seen (answers name the offer by id only).
   makers: new Map(),
+  // What just happened, for highlights and toasts (feedback.js).
+  fb: freshFeedback(),
   // Every update this page was sent (bounded), kept only when the server
   // allows the test hooks: what the browser tests inspect for redaction.
   history: null,
+  perf: null,
 };
 
 /** The browser tests' hooks (`GET /api/config` says whether they may run). */
 function enableTestHooks() {
   S.history = [];
+  // Redraw timings for the benchmark (tests/redraw.bench.spec.js), in ms.
+  S.perf = { draw: [], arrival: [], pending: [] };
   window.catan = { get state() { return S; }, act: (a) => act(a) };
 }
 
 let socket = null;
+let countdown = null;
 
 function mySeat() {
   return viewerSeat(S.you);
@@ -70,9 +78,11 @@ function onStatus(st) {
   S.connection = st.state;
   const banner = $('conn-banner');
   if (st.state === 'open') {
+    if (!banner.hidden) announce('Connected again.');
     banner.hidden = true;
     return;
   }
+  if (banner.hidden) announce('The connection was lost; reconnecting.');
   banner.hidden = false;
   if (st.state === 'connecting') {
     fill(banner, st.attempt ? `Reconnecting (attempt ${st.attempt})…` : 'Connecting…');
@@ -85,6 +95,7 @@ function onStatus(st) {
 }
 
 function onMessage(msg) {
+  if (S.perf && msg.type === 'update') S.perf.pending.push(performance.now());
   const hadMoves = S.legal.length > 0;
   switch (msg.type) {
     case 'welcome':
@@ -132,7 +143,11 @@ function onMessage(msg) {
   }
   // The game now waits for this seat (a new update, or the first snapshot
   // when the game starts with this seat's move): tell a background tab.
-  if (!hadMoves && S.legal.length) announceTurn('Your move');
+  if (!hadMoves && S.legal.length) {
+    announceTurn('Your move');
+    announce(`Your move: ${bannerText({ view: S.view, seat: mySeat(), name })}`);
+    if (!document.hidden) sound('turn');
+  }
   render();
 }
 
@@ -172,6 +187,16 @@ function onUpdate(msg) {
   if (!S.stats) S.stats = newStats(msg.view.players.length);
   if (S.joinedAtVersion === null) S.joinedAtVersion = msg.version - 1;
   logStep(msg, msg.view.board);
+  for (const text of noteEvents(S.fb, msg.events, msg.view, mySeat(), name)) toast($('toasts'), text);
+  // The page's one live region reads each update's sentences once.
+  const said = msg.events.map((ev) => describe(ev, name, { board: msg.view.board, maker: (id) => S.makers.get(id), standIn: !!msg.stand_in })).filter(Boolean);
+  if (said.length) announce(said.join(' '));
+  // Take the highlights down when they expire (nothing waits for them).
+  if (flashing(S.fb)) setTimeout(render, S.fb.until - performance.now() + 20);
+  if (msg.seat !== null && msg.seat === mySeat()) {
+    if (msg.events.some((e) => e.type === 'dice_rolled')) sound('roll');
+    else if (msg.events.some((e) => /_built$/.test(e.type))) sound('build');
+  }
   for (const ev of msg.events) {
     if (ev.type === 'dice_rolled') S.rolled = true;
     if (ev.type === 'trade_offered' && mySeat() !== null && ev.offer.maker !== mySeat() && ev.offer.to.includes(mySeat())) {
@@ -197,7 +222,24 @@ function addLog(text, type) {
   list.scrollTop = list.scrollHeight;
 }
 
+/**
+ * Says `text` once through the page's one polite live region. What is said
+ * in one turn of the event loop goes out as one message (a later write in
+ * the same tick would otherwise replace an earlier one unread).
+ */
+const spoken = { lines: [], timer: 0 };
+function announce(text) {
+  spoken.lines.push(text);
+  if (spoken.timer) return;
+  spoken.timer = setTimeout(() => {
+    $('announcer').textContent = spoken.lines.join(' ');
+    spoken.lines = [];
+    spoken.timer = 0;
+  }, 0);
+}
+
 function addChat(msg) {
+  announce(`${msg.name} says: ${msg.text}`);
   const list = $('chat-list');
   list.append(el('li', {}, badge(msg.seat), el('strong', {}, `${msg.name}: `), msg.text));
   while (list.children.length > 200) list.firstChild.remove();
@@ -211,9 +253,24 @@ async function act(action) {
   S.error = null;
   render();
   try {
-    await socket.action(action, S.version);
-    S.ui = freshUi();
-    return true;
+    // One automatic retry when the game moved on meanwhile (a bot answered
+    // the same offer, say) and the action is still allowed: the person
+    // meant it, and "try again" would only make them click twice.
+    for (let attempt = 0; ; attempt++) {
+      const at = S.version;
+      try {
+        await socket.action(action, at);
+        S.ui = freshUi();
+        // The reply may come before or after the update it caused: move
+        // focus on once the table shows a version after this action.
+        S.refocusAfter = at;
+        return true;
+      } catch (e) {
+        if (e.code !== 'stale_version' || attempt > 0) throw e;
+        await newerThan(at);
+        if (!S.legal.some((a) => sameJson(a, action))) throw e;
+      }
+    }
   } catch (e) {
     S.error = plainError(e);
     return false;
@@ -221,6 +278,15 @@ async function act(action) {
     S.busy = false;
     render();
   }
+}
+
+/** Resolves once the page holds a version after `v` (or after 2 s). */
+function newerThan(v) {
+  return new Promise((resolve) => {
+    const start = performance.now();
+    const check = () => (S.version > v || performance.now() - start > 2000 ? resolve() : setTimeout(check, 20));
+    check();
+  });
 }
 
 const roomActions = {
@@ -251,6 +317,7 @@ const roomActions = {
     try {
       await navigator.clipboard.writeText(link);
       $('status-line').textContent = 'Invite link copied.';
+      announce('Invite link copied.');
     } catch {
       $('invite-link').select();
       $('status-line').textContent = 'Select the link and copy it (Ctrl+C).';
@@ -277,7 +344,9 @@ function render() {
   if (frame) return;
   frame = requestAnimationFrame(() => {
     frame = 0;
+    const t0 = performance.now();
     draw();
+    if (S.perf && S.view) measure(t0, performance.now());
   });
 }
 
@@ -297,6 +366,16 @@ function focusSelector(a) {
   if (label) sel += `[aria-label="${CSS.escape(label)}"]`;
   const offer = a.closest('[data-offer]');
   return offer ? `[data-offer="${CSS.escape(offer.dataset.offer)}"] ${sel}` : sel;
+}
+
+/** Keeps one redraw's cost and each update's arrival-to-drawn time (bounded). */
+function measure(start, end) {
+  const p = S.perf;
+  if (!p.pending.length) return;
+  p.draw.push(end - start);
+  for (const t of p.pending) p.arrival.push(end - t);
+  p.pending = [];
+  for (const k of ['draw', 'arrival']) if (p[k].length > 5000) p[k].splice(0, p[k].length - 5000);
 }
 
 /** Restores focus (and the caret of a text field) after a section is rebuilt. */
@@ -338,11 +417,17 @@ function draw() {
     setTrade: (patch) => { S.trade = { ...S.trade, ...patch }; render(); },
     showTab,
     sent: S.sent,
+    gain: (s) => gainText(S.fb, s, seat),
   };
   document.body.dataset.phase = S.view.phase;
   document.body.dataset.myMove = String(S.legal.length > 0);
   renderBanner($('banner'), ctx);
-  renderBoard($('board'), S.view, { targets: boardTargets(ctx), onTarget: (k, id) => onBoardTarget(ctx, k, id), pendingEdges: S.ui.rbEdges });
+  countdown.update({ timer: S.lobby.turn_timer, view: S.view, version: S.version, seat, name });
+  renderBoard($('board'), S.view, {
+    targets: boardTargets(ctx), onTarget: (k, id) => onBoardTarget(ctx, k, id), pendingEdges: S.ui.rbEdges,
+    producing: flashing(S.fb) ? S.fb.hexes : null, robberMoved: S.fb.robberMoved,
+  });
+  S.fb.robberMoved = false;
   renderDice($('dice'), S.view.dice, S.rolled);
   S.rolled = false;
   renderPlayers($('players'), ctx);
@@ -358,10 +443,34 @@ function draw() {
   $('summary').hidden = !over;
   if (over && !$('summary').dataset.version) {
     $('summary').dataset.version = String(S.version);
-    fill($('summary'), summary(over, S.stats || newStats(over.players.length), name, { partial: S.joinedAtVersion > 0 }),
+    const winner = over.winner;
+    const cheer = winner === null || winner === undefined ? null
+      : el('div', { class: 'celebration' }, el('span', { class: 'confetti', 'aria-hidden': 'true' }, '★'),
+        winner === seat ? ' You win! ' : ` ${name(winner)} wins! `, el('span', { class: 'confetti', 'aria-hidden': 'true' }, '★'));
+    if (winner !== null && winner !== undefined && winner === seat) sound('win');
+    fill($('summary'), cheer, summary(over, S.stats || newStats(over.players.length), name, { partial: S.joinedAtVersion > 0 }),
       el('p', {}, el('a', { href: `replay.html?game=${lobbyId}`, id: 'open-replay', class: 'button' }, 'Open the replay')));
   }
+  if (S.refocusAfter !== null && S.version > S.refocusAfter) moveFocusOn();
   if (autoplay) autoplay(S, act);
+}
+
+/**
+ * After an action whose control is gone (a board spot, a victim, an offer's
+ * button), focus moves to the next sensible control instead of falling back
+ * to the page: a board spot if the game asks for one, else Roll or End turn.
+ */
+function moveFocusOn() {
+  S.refocusAfter = null;
+  const a = document.activeElement;
+  if (a && a !== document.body && document.contains(a)) return;
+  const next = document.querySelector('#board .target[tabindex="0"]')
+    || document.querySelector('#roll:not([disabled])')
+    || document.querySelector('#offers button:not([disabled])')
+    || document.querySelector('#end-turn:not([disabled])')
+    || $('banner');
+  if (next === $('banner')) next.setAttribute('tabindex', '-1');
+  next.focus();
 }
 
 /** Opens one panel of the phone layout (all panels show on wide screens). */
@@ -371,6 +480,7 @@ function showTab(tab) {
 }
 
 function setup() {
+  countdown = new Countdown($('turn-timer'));
   if (!lobbyId) {
     fill($('room'), el('p', {}, 'No lobby given. '), el('a', { href: '/' }, 'Back to the lobby list'));
     return;

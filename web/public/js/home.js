@@ -58,12 +58,40 @@ async function create(ev) {
   }
 }
 
+/** One click to a game: a private lobby, you, three normal bots, started. */
+async function playBots() {
+  const who = displayName() || 'Player';
+  $('play-bots').disabled = true;
+  try {
+    const made = await api.createLobby({ name: `${who} against bots`, public: false, options: { players: 4 } });
+    const id = made.lobby.id;
+    prefs.setHost(id, made.host_token);
+    const joined = await api.joinLobby(id, who);
+    prefs.setSeat(id, { seat: joined.seat, token: joined.token });
+    for (let i = 0; i < 3; i++) await api.addBot(id, made.host_token, 'normal');
+    await api.startGame(id, made.host_token);
+    location.href = `game.html?id=${id}`;
+  } catch (e) {
+    showError(`Could not start a game against bots. ${plainError(e)}`);
+    $('play-bots').disabled = false;
+  }
+}
+
+/** The timer's seconds only matter with the timer on. */
+function syncTimer() {
+  $('timer-seconds').disabled = !$('timer').checked;
+}
+
 function row(l) {
   const href = `game.html?id=${l.id}`;
   const open = l.status === 'waiting' && l.seats_taken < l.seats.length;
   const o = l.options;
-  return el('tr', { 'data-lobby': l.id },
-    el('td', {}, l.name),
+  // Lobbies this browser created: marked, and "nobody here" when no person is connected.
+  const mine = !!prefs.getHost(l.id);
+  const empty = !l.seats.some((s) => s.kind === 'human' && s.connected);
+  return el('tr', { 'data-lobby': l.id, class: mine ? 'mine' : null },
+    el('td', {}, l.name, mine ? el('span', { class: 'tag' }, 'yours') : null,
+      mine && empty ? el('span', { class: 'tag away' }, 'nobody here: abandoned?') : null),
     el('td', {}, `${l.seats_taken}/${l.seats.length}`, el('span', { class: 'hint' }, ` ${l.seats.map((s) => (s.kind === 'empty' ? '·' : s.name)).join(', ')}`)),
     el('td', {}, `${o.board}, ${o.vp_target} VP${o.friendly_robber ? ', friendly robber' : ''}${o.open_hands ? ', open hands' : ''}${o.classic_phases ? ', classic' : ''}`),
     el('td', {}, l.status, l.spectators ? ` · ${l.spectators} watching` : ''),
@@ -94,6 +122,9 @@ function openLink(ev) {
 $('display-name').value = prefs.getName();
 $('display-name').addEventListener('change', displayName);
 $('create-form').addEventListener('submit', create);
+$('play-bots').addEventListener('click', playBots);
+$('timer').addEventListener('change', syncTimer);
+syncTimer();
 $('join-link-form').addEventListener('submit', openLink);
 refresh();
 setInterval(() => { if (!document.hidden) refresh(); }, REFRESH_MS);

@@ -36,6 +36,15 @@ export function chime() {
   if (getSound()) beep(880);
 }
 
+/** Tones (Hz, one after another) of the table's sound effects. */
+const EFFECTS = { roll: [330, 440], build: [520], turn: [660, 880], win: [523, 659, 784] };
+
+/** Plays a sound effect (`roll`, `build`, `turn`, `win`) when sounds are on. */
+export function sound(kind) {
+  if (!getSound() || !EFFECTS[kind]) return;
+  EFFECTS[kind].forEach((f, i) => setTimeout(() => beep(f), i * 120));
+}
+
 /** Announces `text` if the tab is in the background. */
 export function announceTurn(text) {
   if (!document.hidden) return;

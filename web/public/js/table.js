@@ -2,7 +2,8 @@
 // player's public state (card counts, points, knights, awards, pieces), your
 // own hand and development cards, and the dice.
 
-import { el, DEV_CARDS, DEV_NAMES, PHASE_TEXT, RESOURCES, SEAT_COLOURS, SEAT_SHAPES, SHAPE_SYMBOL, fill } from './util.js';
+import { el, DEV_CARDS, DEV_EFFECTS, DEV_NAMES, PHASE_TEXT, RESOURCES, SEAT_COLOURS, SEAT_SHAPES, SHAPE_SYMBOL, fill } from './util.js';
+import { resourceIcon } from './icons.js';
 
 /** The player's colour/shape badge. */
 export function badge(seat) {
@@ -47,6 +48,7 @@ export function renderPlayers(root, ctx) {
         ctx.kind && ctx.kind(p.seat) === 'bot' ? el('span', { class: 'tag' }, 'bot') : null,
         away ? el('span', { class: 'tag away' }, 'away') : null,
         el('span', { class: 'points', title: 'Victory points' }, `${points} VP`)),
+        ctx.gain && ctx.gain(p.seat) ? el('div', { class: 'gain', 'data-seat': p.seat }, ctx.gain(p.seat)) : null,
       el('div', { class: 'player-stats' },
         el('span', { class: 'cards', 'data-count': p.resource_count }, `🂠 ${p.resource_count} cards`),
         el('span', { class: 'devs', 'data-count': p.dev_card_count }, `${p.dev_card_count} dev`),
@@ -63,8 +65,8 @@ export function renderPlayers(root, ctx) {
 }
 
 function handList(res) {
-  return el('ul', { class: 'hand' }, RESOURCES.map((r) => el('li', { class: `card res-${r}`, 'data-resource': r, 'data-count': res[r] },
-    el('span', { class: 'card-count' }, String(res[r])), el('span', { class: 'card-name' }, r))));
+  return el('ul', { class: 'hand' }, RESOURCES.map((r) => el('li', { class: `card res-${r}${res[r] ? '' : ' none'}`, 'data-resource': r, 'data-count': res[r] },
+    resourceIcon(r), el('span', { class: 'card-count' }, String(res[r])), el('span', { class: 'card-name' }, r))));
 }
 
 /** Your hand, development cards and pieces. */
@@ -76,16 +78,18 @@ export function renderMe(root, ctx) {
   }
   const me = view.players[seat];
   const devs = DEV_CARDS.filter((c) => me.dev_cards && me.dev_cards[c] > 0);
-  fill(root, 
-    el('h2', {}, 'Your hand'),
+  const mine = ctx.gain ? ctx.gain(seat) : null;
+  fill(root,
+    el('h2', {}, 'Your hand', mine ? el('span', { class: 'gain', 'data-seat': seat }, ` ${mine}`) : null),
     handList(me.resources || {}),
     el('h3', {}, 'Development cards'),
     devs.length
       ? el('ul', { class: 'devcards' }, devs.map((c) => {
         const fresh = (me.dev_cards_new && me.dev_cards_new[c]) || 0;
         return el('li', { class: `devcard dev-${c}`, 'data-card': c },
-          `${me.dev_cards[c]} × ${DEV_NAMES[c]}`,
-          fresh ? el('span', { class: 'tag new', title: 'Bought this turn: playable from your next turn' }, `${fresh} new`) : null);
+          el('strong', { class: 'devcard-name' }, `${me.dev_cards[c]} × ${DEV_NAMES[c]}`),
+          fresh ? el('span', { class: 'tag new', title: 'Bought this turn: playable from your next turn' }, `${fresh} new: playable next turn`) : null,
+          el('span', { class: 'devcard-effect' }, DEV_EFFECTS[c]));
       }))
       : el('p', { class: 'hint' }, 'None.'),
     el('p', { class: 'pieces-left' }, `Pieces left: ${me.pieces_left[0]} roads, ${me.pieces_left[1]} settlements, ${me.pieces_left[2]} cities.`),

@@ -11,6 +11,14 @@ export const DEV_NAMES = {
   knight: 'Knight', road_building: 'Road Building', invention: 'Invention',
   monopoly: 'Monopoly', victory_point: 'Victory Point',
 };
+/** What each development card does, in a sentence. */
+export const DEV_EFFECTS = {
+  knight: 'Move the robber and steal a card from a player there.',
+  road_building: 'Build 2 roads for free.',
+  invention: 'Take any 2 resources from the bank.',
+  monopoly: 'Name a resource: every other player gives you all of theirs.',
+  victory_point: 'One victory point, kept hidden until it wins you the game.',
+};
 /** Terrain → resource. */
 export const TERRAIN_RESOURCE = {
   hills: 'brick', forest: 'wood', pasture: 'wool', fields: 'wheat', mountains: 'ore', desert: null,

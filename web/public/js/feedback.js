@@ -1,0 +1,85 @@
+// Feedback for what just happened at the table (issue 11, item 3): after a
+// roll the producing hexes light up and each player's gains show by their
+// name (card types only for your own hand), steals, trades and robber moves
+// show as short toasts, and a win is celebrated. Nothing here delays
+// input: highlights expire on their own, and with prefers-reduced-motion
+// the CSS shows them without movement.
+
+import { el, setText, total } from './util.js';
+import { hexName } from './words.js';
+
+/** How long a roll's highlights and gains stay, in ms. */
+export const FLASH_MS = 2500;
+/** How long a toast stays, in ms. */
+export const TOAST_MS = 4000;
+
+/** Fresh feedback state. */
+export function freshFeedback() {
+  return { hexes: new Set(), gains: null, until: 0, robberMoved: false, won: null };
+}
+
+/**
+ * Reads one update's events into `fb` and returns the toasts to show.
+ * `me` is this viewer's seat (null for a spectator), `name` names seats.
+ */
+export function noteEvents(fb, events, view, me, name) {
+  const toasts = [];
+  const who = (s) => (s === me ? 'you' : name(s));
+  const Who = (s) => (s === me ? 'You' : name(s));
+  for (const ev of events) {
+    switch (ev.type) {
+      case 'dice_rolled': {
+        const n = ev.dice[0] + ev.dice[1];
+        fb.hexes = new Set(view.board.hexes.map((t, h) => (t.number === n && h !== view.robber ? h : null)).filter((h) => h !== null));
+        fb.until = performance.now() + FLASH_MS;
+        fb.gains = null;
+        break;
+      }
+      case 'produced':
+        fb.gains = ev.gains;
+        fb.until = performance.now() + FLASH_MS;
+        break;
+      case 'robber_moved':
+        fb.robberMoved = true;
+        toasts.push(`${Who(ev.seat)} moved the robber to ${hexName(view.board, ev.hex)}.`);
+        break;
+      case 'stole':
+        toasts.push(ev.resource
+          ? `${Who(ev.thief)} stole 1 ${ev.resource} from ${who(ev.victim)}.`
+          : `${Who(ev.thief)} stole a card from ${who(ev.victim)}.`);
+        break;
+      case 'traded':
+        toasts.push(`${Who(ev.maker)} and ${who(ev.taker)} traded: ${setText(ev.gave)} for ${setText(ev.got)}.`);
+        break;
+      case 'game_won':
+        fb.won = ev.seat;
+        break;
+      default:
+        break;
+    }
+  }
+  return toasts;
+}
+
+/** Whether the roll highlights are still on. */
+export function flashing(fb) {
+  return performance.now() < fb.until;
+}
+
+/** "+1 wood, +1 ore" for your own gains, "+2 cards" for someone else's. */
+export function gainText(fb, seat, me) {
+  if (!fb.gains || !flashing(fb)) return null;
+  const g = fb.gains[seat];
+  const n = total(g);
+  if (!n) return null;
+  if (seat === me) return setText(g).split(', ').map((p) => `+${p}`).join(', ');
+  return `+${n} card${n === 1 ? '' : 's'}`;
+}
+
+/** Shows `text` as a toast in `root` for a few seconds. */
+export function toast(root, text) {
+  const t = el('div', { class: 'toast', 'aria-hidden': 'true' }, text);
+  root.append(t);
+  while (root.children.length > 3) root.firstChild.remove();
+  setTimeout(() => t.remove(), TOAST_MS);
+}

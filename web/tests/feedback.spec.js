@@ -1,0 +1,60 @@
+// Feedback for what happens at the table (issue 11, item 3): a roll lights
+// up the hexes that produce and shows each player's gains by their name
+// (card types only in your own hand), the highlights go away by themselves,
+// and with prefers-reduced-motion nothing moves.
+
+import { test, expect } from '@playwright/test';
+import { createLobby, shoot, state, uiStep, waitState, watchErrors } from './helpers.js';
+
+async function botGame(page) {
+  await createLobby(page, { name: 'Ann', lobby: 'Feedback test' });
+  for (let i = 1; i < 4; i++) {
+    await page.locator('.add-bot').first().click();
+    await expect(page.locator('.seat.bot')).toHaveCount(i);
+  }
+  await page.click('#start');
+  await expect(page.locator('#board .hex')).toHaveCount(19);
+}
+
+/** Plays Ann's moves until `locator` shows; returns the state then. */
+async function playUntil(page, locator, what) {
+  const start = Date.now();
+  while (!(await locator.count())) {
+    if (Date.now() - start > 120_000) throw new Error(`never saw ${what}`);
+    if (!(await uiStep(page))) await page.waitForTimeout(40);
+  }
+  return state(page);
+}
+
+test('a roll lights up the producing hexes and shows the gains, then both go', async ({ browser }, testInfo) => {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  watchErrors(page, 'Ann');
+  await botGame(page);
+  const gains = page.locator('#players .gain');
+  const s = await playUntil(page, gains, 'gains after a roll');
+  await shoot(page, testInfo, 'roll-feedback');
+  // The lit hexes are exactly those with the number the dice show (read in
+  // one go: both are drawn by the same frame), never the robber's.
+  const seen = await page.evaluate(() => ({
+    total: Number(document.getElementById('dice-total').textContent.replace(/\D/g, '')),
+    lit: [...document.querySelectorAll('#board .hex.producing')].map((g) => Number(g.dataset.hex)),
+  }));
+  for (const h of seen.lit) {
+    expect(s.view.board.hexes[h].number).toBe(seen.total);
+  }
+  // Others' gains are counts; one's own (if any) name the cards.
+  for (const text of await page.locator('#players .gain').allTextContents()) expect(text).toMatch(/^\+\d+ cards?$|^\+\d+ (brick|wood|wool|wheat|ore)/);
+  // The highlights go by themselves, without any input.
+  await expect(page.locator('#board .hex.producing')).toHaveCount(0, { timeout: 8000 });
+});
+
+test('with prefers-reduced-motion the feedback shows without moving', async ({ browser }) => {
+  const page = await (await browser.newContext({ reducedMotion: 'reduce' })).newPage();
+  watchErrors(page, 'Ann');
+  await botGame(page);
+  await playUntil(page, page.locator('#board .hex.producing'), 'a lit hex');
+  const names = await page.locator('#board .hex.producing, #players .gain, .die').evaluateAll((els) => els.map((e) => getComputedStyle(e).animationName));
+  expect(names.length).toBeGreaterThan(0);
+  expect(names.every((n) => n === 'none')).toBe(true);
+  await waitState(page, (x) => x.view.phase !== 'opening', 'the game past the opening');
+});

@@ -1,0 +1,66 @@
+// Keyboard and screen readers (issue 11, item 9): the board's legal spots
+// are one tab stop with arrow keys between them (roving tabindex), each is
+// described by the hexes around it, focus moves on to the next sensible
+// control after an action, and the page has one polite live region that
+// says each event once.
+
+import { test, expect } from '@playwright/test';
+import { createLobby, waitState, watchErrors } from './helpers.js';
+
+test('opening placement by keyboard alone: one tab stop, arrows between spots, focus moves on', async ({ browser }) => {
+  const page = await (await browser.newContext()).newPage();
+  watchErrors(page, 'Ann');
+  await createLobby(page, { name: 'Ann', lobby: 'Keyboard test' });
+  for (let i = 1; i < 4; i++) {
+    await page.locator('.add-bot').first().click();
+    await expect(page.locator('.seat.bot')).toHaveCount(i);
+  }
+  await page.click('#start');
+  await waitState(page, (s) => s.view.phase === 'opening' && s.legal.length > 0, 'Ann to place');
+  const spots = page.locator('.vertex-target');
+  expect(await spots.count()).toBeGreaterThan(10);
+  // One tab stop among all the spots.
+  await expect(page.locator('.vertex-target[tabindex="0"]')).toHaveCount(1);
+  // Spots are named by the hexes around them, never by an id.
+  for (const label of (await spots.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).slice(0, 10)) {
+    expect(label).toMatch(/^Spot between (the \d+ [a-z]+|the desert|the sea)(, | and )/);
+    expect(label).not.toMatch(/\b\d+$/);
+  }
+  // Tab reaches the board's stop; arrows move between spots and carry the stop.
+  await page.locator('.vertex-target[tabindex="0"]').focus();
+  const first = await page.evaluate(() => document.activeElement.dataset.vertex);
+  await page.keyboard.press('ArrowRight');
+  const second = await page.evaluate(() => document.activeElement.dataset.vertex);
+  expect(second).toBeDefined();
+  expect(second).not.toBe(first);
+  await expect(page.locator(`.vertex-target[data-vertex="${second}"]`)).toHaveAttribute('tabindex', '0');
+  await expect(page.locator('.vertex-target[tabindex="0"]')).toHaveCount(1);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowLeft');
+  expect(await page.evaluate(() => document.activeElement.classList.contains('vertex-target'))).toBe(true);
+  // Enter builds; focus lands on a road spot by itself, and Enter builds the road.
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.edge-target').first()).toBeVisible();
+  await expect.poll(() => page.evaluate(() => document.activeElement.classList.contains('edge-target'))).toBe(true);
+  expect(await page.evaluate(() => document.activeElement.getAttribute('aria-label'))).toMatch(/^Road spot between /);
+  const before = await page.evaluate(() => window.catan.state.version);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((v) => window.catan.state.version > v, before);
+  await expect(page.locator('#board .settlement.seat-0, #board .settlement')).not.toHaveCount(0);
+});
+
+test('one polite live region says what happens', async ({ browser }) => {
+  const page = await (await browser.newContext()).newPage();
+  watchErrors(page, 'Ann');
+  await createLobby(page, { name: 'Ann', lobby: 'Live region test' });
+  for (let i = 1; i < 4; i++) {
+    await page.locator('.add-bot').first().click();
+    await expect(page.locator('.seat.bot')).toHaveCount(i);
+  }
+  await page.click('#start');
+  await waitState(page, (s) => s.view.phase === 'opening' && s.legal.length > 0, 'Ann to place');
+  const live = await page.evaluate(() => [...document.querySelectorAll('[aria-live], [role=status], [role=log]')]
+    .filter((e) => e.getAttribute('aria-live') !== 'off').map((e) => e.id));
+  expect(live).toEqual(['announcer']);
+  await expect(page.locator('#announcer')).toContainText(/Your move|built|rolled/);
+});

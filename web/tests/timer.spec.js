@@ -1,0 +1,40 @@
+// The visible turn timer (issue 11, item 6): with the lobby's timer on, the
+// table shows how long the awaited player has left, counting down, with a
+// warning near the end; when it runs out the log says the server acted for
+// the player instead of pretending the player did.
+
+import { test, expect } from '@playwright/test';
+import { watchErrors } from './helpers.js';
+
+test('the turn timer counts down, warns near the end, and a stand-in is named as such', async ({ browser }, testInfo) => {
+  test.setTimeout(120_000);
+  const page = await (await browser.newContext()).newPage();
+  watchErrors(page, 'Ann');
+  await page.goto('/');
+  await page.fill('#display-name', 'Ann');
+  await page.fill('#lobby-name', 'Timer test');
+  await page.fill('#bot-delay', '0');
+  await page.check('#timer');
+  await page.fill('#timer-seconds', '13');
+  await page.click('#create');
+  await page.waitForURL(/game\.html\?id=/);
+  for (let i = 1; i < 4; i++) {
+    await page.locator('.add-bot').first().click();
+    await expect(page.locator('.seat.bot')).toHaveCount(i);
+  }
+  await page.click('#start');
+  // The opening waits for Ann at some point: her countdown shows.
+  const timer = page.locator('#turn-timer');
+  await expect(timer).toContainText('left for you', { timeout: 30_000 });
+  const first = Number(await timer.getAttribute('data-seconds'));
+  expect(first).toBeGreaterThan(10);
+  expect(first).toBeLessThanOrEqual(13);
+  await expect(timer).not.toHaveClass(/warn/);
+  // It counts down, and warns in the last ten seconds.
+  await expect.poll(async () => Number(await timer.getAttribute('data-seconds')), { timeout: 10_000 }).toBeLessThan(first);
+  await expect(timer).toHaveClass(/warn/, { timeout: 10_000 });
+  await expect(timer).toContainText('hurry');
+  await page.screenshot({ path: testInfo.outputPath('timer-warning.png') });
+  // Ann does nothing: the server places for her, and the log says so.
+  await expect(page.locator('#log-list')).toContainText('Ann ran out of time (or is away): the server acts for them this once.', { timeout: 20_000 });
+});
