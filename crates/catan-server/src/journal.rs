@@ -167,12 +167,14 @@ pub struct GameRecord {
     pub result: Option<GameResult>,
 }
 
-/// An in-memory journal; `set_failing(true)` makes it refuse, for tests of
-/// the `storage_unavailable` path.
+/// An in-memory journal; `set_failing(true)` makes it refuse, and
+/// `set_in_doubt(true)` makes appends answer in doubt although they were
+/// recorded (a late commit), for tests of the `storage_unavailable` paths.
 #[derive(Default)]
 pub struct MemoryJournal {
     games: Mutex<HashMap<Uuid, GameRecord>>,
     failing: AtomicBool,
+    in_doubt: AtomicBool,
 }
 
 impl MemoryJournal {
@@ -181,9 +183,17 @@ impl MemoryJournal {
         Self::default()
     }
 
-    /// Makes every later call fail (or succeed again).
+    /// Makes every later call fail (or succeed again); settling answers
+    /// "still unknown" meanwhile.
     pub fn set_failing(&self, failing: bool) {
         self.failing.store(failing, Ordering::SeqCst);
+    }
+
+    /// Makes later appends record the entry and yet answer in doubt, as an
+    /// append whose commit came after its deadline, and settling answer
+    /// "still unknown", until it is turned off.
+    pub fn set_in_doubt(&self, in_doubt: bool) {
+        self.in_doubt.store(in_doubt, Ordering::SeqCst);
     }
 
     /// The record of one game.
@@ -237,12 +247,21 @@ impl Journal for MemoryJournal {
     }
 
     fn append<'a>(&'a self, entry: &'a JournalEntry) -> JournalFuture<'a> {
-        Box::pin(async move { self.with_game(entry.lobby_id, |g| g.entries.push(entry.clone())) })
+        Box::pin(async move {
+            self.with_game(entry.lobby_id, |g| g.entries.push(entry.clone()))?;
+            if self.in_doubt.load(Ordering::SeqCst) {
+                return Err(JournalError::in_doubt("the memory journal is set to doubt"));
+            }
+            Ok(())
+        })
     }
 
     fn settle<'a>(&'a self, entry: &'a JournalEntry) -> JournalFuture<'a> {
-        // Appends here never fail in doubt; settling records what is missing.
         Box::pin(async move {
+            if self.failing.load(Ordering::SeqCst) || self.in_doubt.load(Ordering::SeqCst) {
+                return Err(JournalError::in_doubt("the memory journal cannot tell yet"));
+            }
+            // Record what is missing; an entry recorded already stays once.
             self.with_game(entry.lobby_id, |g| {
                 if !g.entries.iter().any(|e| e.seq == entry.seq) {
                     g.entries.push(entry.clone());

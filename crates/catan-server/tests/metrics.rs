@@ -1,5 +1,6 @@
 //! `GET /metrics` counts what happened: lobbies and sockets now, accepted
-//! actions by who acted, journal latency, refusals by code and channel.
+//! actions by who acted, journal latency, refusals by code and channel, and
+//! (on a server with a real store) the group-commit batch sizes.
 //! (One test in its own binary: the metrics are process-wide.)
 
 mod common;
@@ -16,8 +17,8 @@ fn sample(text: &str, name: &str) -> Option<f64> {
         .and_then(|v| v.parse().ok())
 }
 
-async fn scrape(srv: &Server) -> String {
-    let mut s = tokio::net::TcpStream::connect(srv.addr).await.unwrap();
+async fn scrape(addr: std::net::SocketAddr) -> String {
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     s.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         .await
@@ -49,7 +50,7 @@ async fn metrics_count_what_happens() {
     let (st, _) = http(srv.addr, "GET", "/api/lobbies/nope", None, None).await;
     assert_eq!(st, 404);
 
-    let text = scrape(&srv).await;
+    let text = scrape(srv.addr).await;
     assert_eq!(sample(&text, "catan_lobbies"), Some(1.0), "{text}");
     assert_eq!(sample(&text, "catan_sockets"), Some(1.0), "{text}");
     assert_eq!(
@@ -83,7 +84,46 @@ async fn metrics_count_what_happens() {
         "catan_write_timeouts_total",
         "catan_lobby_panics_total",
         "catan_journal_failures_total",
+        // The memory journal writes no batches.
+        "catan_journal_batch_actions_count",
     ] {
         assert_eq!(sample(&text, name), Some(0.0), "{name}: {text}");
     }
+
+    // A server on a real store (an SQLite file): its group-commit writer
+    // reports each committed batch's size.
+    let dir = std::env::temp_dir().join(format!("catan_metrics_{}", uuid::Uuid::new_v4()));
+    let config = catan_server::Config {
+        data_dir: dir.clone(),
+        database_url: None,
+        ..test_config()
+    };
+    let (state, _) = catan_server::persist::persistent_state(config)
+        .await
+        .unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(catan_server::serve(listener, state, std::future::pending()));
+    let (lobby, tokens) = started_people_only(addr, 3).await;
+    let mut c = Client::connect(addr, &lobby.id, Some(&tokens[0])).await;
+    let snap = c.until("snapshot").await;
+    let active = snap["view"]["active"].as_u64().unwrap() as usize;
+    c.close().await;
+    let mut me = Client::connect(addr, &lobby.id, Some(&tokens[active])).await;
+    me.until("snapshot").await;
+    let a = me.legal[0].clone();
+    let id = me.act(a).await;
+    assert_eq!(me.reply(&id).await["type"], "accepted");
+    let text = scrape(addr).await;
+    assert_eq!(
+        sample(&text, "catan_journal_batch_actions_count"),
+        Some(1.0),
+        "one batch: {text}"
+    );
+    assert_eq!(
+        sample(&text, "catan_journal_batch_actions_sum"),
+        Some(1.0),
+        "of one action: {text}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
 }

@@ -132,6 +132,22 @@ impl Store {
         }
     }
 
+    /// Records `game` in place of a stored game with the same id that has no
+    /// action yet: a start whose write was cut off by a deadline may have
+    /// been stored after all, and the lobby's next start must not be refused
+    /// for it. A game with actions is never replaced
+    /// ([`StoreError::DuplicateGame`]).
+    pub async fn replace_unplayed_game(&self, game: &NewGame) -> Result<(), StoreError> {
+        let deleted = match self {
+            Store::Postgres(p) => postgres::delete_unplayed(p, game).await?,
+            Store::Sqlite(p) => sqlite::delete_unplayed(p, game).await?,
+        };
+        if !deleted {
+            return Err(StoreError::DuplicateGame(game.id));
+        }
+        self.create_game(game).await
+    }
+
     /// Appends one accepted action in its own short transaction; `Ok` means
     /// it is durable. A taken `(game, seq)` fails with
     /// [`StoreError::DuplicateSeq`] and writes nothing; an unknown game with

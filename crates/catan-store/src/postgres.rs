@@ -65,6 +65,18 @@ pub(crate) async fn create_game(pool: &PgPool, g: &NewGame) -> Result<(), StoreE
     Ok(())
 }
 
+/// Deletes game `id` if it has no action; whether it did.
+pub(crate) async fn delete_unplayed(pool: &PgPool, g: &NewGame) -> Result<bool, StoreError> {
+    let done = sqlx::query(
+        "DELETE FROM games WHERE id = $1 \
+         AND NOT EXISTS (SELECT 1 FROM game_actions WHERE game_id = $1)",
+    )
+    .bind(g.id)
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected() > 0)
+}
+
 /// One action in its own auto-committed statement.
 pub(crate) async fn append_action(
     pool: &PgPool,

@@ -97,6 +97,18 @@ pub(crate) async fn create_game(pool: &SqlitePool, g: &NewGame) -> Result<(), St
     Ok(())
 }
 
+/// Deletes game `id` if it has no action; whether it did.
+pub(crate) async fn delete_unplayed(pool: &SqlitePool, g: &NewGame) -> Result<bool, StoreError> {
+    let done = sqlx::query(
+        "DELETE FROM games WHERE id = ?1 \
+         AND NOT EXISTS (SELECT 1 FROM game_actions WHERE game_id = ?1)",
+    )
+    .bind(g.id.to_string())
+    .execute(pool)
+    .await?;
+    Ok(done.rows_affected() > 0)
+}
+
 /// One action in its own auto-committed statement.
 pub(crate) async fn append_action(
     pool: &SqlitePool,

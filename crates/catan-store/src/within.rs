@@ -28,9 +28,16 @@ where
     DB: Database,
 {
     let began = Instant::now();
+    // Until a connection is had, nothing was sent: every failure here is
+    // definite, whatever it is (an I/O error while connecting included).
     let mut conn = match tokio::time::timeout(deadline, pool.acquire()).await {
-        Ok(conn) => conn?,
-        // Nothing was sent on any connection: a definite failure.
+        Ok(Ok(conn)) => conn,
+        Ok(Err(e)) => {
+            return Err(StoreError::Unavailable {
+                reason: e.to_string(),
+                in_doubt: false,
+            });
+        }
         Err(_) => return Err(StoreError::Database(sqlx::Error::PoolTimedOut)),
     };
     let left = deadline.saturating_sub(began.elapsed());

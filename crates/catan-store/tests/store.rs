@@ -548,6 +548,38 @@ async fn ensure_action_writes_once_and_refuses_a_different_action(store: &Store)
     assert_eq!(stored, vec![action(1, t(1)), action(2, t(2))]);
 }
 
+async fn an_unplayed_game_can_be_replaced_but_not_a_played_one(store: &Store) {
+    let first = new_game(t(0), &["Ann", "Ben", "Bot"], 600);
+    store.create_game(&first).await.unwrap();
+    let again = NewGame {
+        seed: 601,
+        salt: "salt-601".into(),
+        ..new_game(t(1), &["Ann", "Ben", "Bot"], 601)
+    };
+    let again = NewGame {
+        id: first.id,
+        ..again
+    };
+    assert!(matches!(
+        store.create_game(&again).await,
+        Err(StoreError::DuplicateGame(_))
+    ));
+    store.replace_unplayed_game(&again).await.unwrap();
+    let stored = store.load_game(first.id).await.unwrap().unwrap();
+    assert_eq!(stored.record.seed.map(|s| s.seed), Some(601));
+    store
+        .append_action(first.id, &action(1, t(2)))
+        .await
+        .unwrap();
+    assert!(matches!(
+        store.replace_unplayed_game(&first).await,
+        Err(StoreError::DuplicateGame(_))
+    ));
+    let stored = store.load_game(first.id).await.unwrap().unwrap();
+    assert_eq!(stored.record.seed.map(|s| s.seed), Some(601));
+    assert_eq!(stored.record.actions.len(), 1);
+}
+
 macro_rules! suite {
     ($($name:ident),* $(,)?) => {
         mod postgres {
@@ -588,6 +620,7 @@ suite!(
     finishing_needs_an_over_status_and_a_known_game,
     group_commit_stores_every_action_and_isolates_a_duplicate,
     ensure_action_writes_once_and_refuses_a_different_action,
+    an_unplayed_game_can_be_replaced_but_not_a_played_one,
 );
 
 #[test]

@@ -67,9 +67,16 @@ impl StoreJournal {
 
     async fn start(&self, start: &GameStart) -> Result<(), JournalError> {
         let game = new_game(start, Utc::now()).map_err(|e| failed("bad game start", e))?;
-        self.bounded(self.store.create_game(&game))
-            .await
-            .map_err(|e| failed("cannot record the game start", e))
+        match self.bounded(self.store.create_game(&game)).await {
+            // An earlier start of this lobby was refused when its write ran
+            // past the deadline, yet it was stored: it has no action (the
+            // lobby never started), so this start takes its place.
+            Err(StoreError::DuplicateGame(_)) => {
+                self.bounded(self.store.replace_unplayed_game(&game)).await
+            }
+            r => r,
+        }
+        .map_err(|e| failed("cannot record the game start", e))
     }
 
     /// A store call the lobby awaits, cut off at the append deadline so that
