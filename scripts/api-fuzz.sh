@@ -17,21 +17,10 @@ if [ ! -x "$venv/bin/schemathesis" ]; then
   "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==4.32.5"
 fi
 
-data="$(mktemp -d)"
-port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
+. scripts/lib/test-server.sh
 # Generous limits: the fuzzer makes many lobbies and POSTs from one address.
-env -u DATABASE_URL CATAN_DATA_DIR="$data" CATAN_BIND="127.0.0.1:$port" RUST_LOG=warn \
-  CATAN_HTTP_RATE_PER_SEC=100000 CATAN_HTTP_RATE_BURST=100000 \
-  CATAN_MAX_LOBBIES_PER_CLIENT=100000 CATAN_MAX_LOBBIES=100000 \
-  ./target/debug/catan-server > "$data/server.log" 2>&1 &
-server=$!
-cleanup() { kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$data"; }
-trap cleanup EXIT
-
-for _ in $(seq 1 100); do
-  python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/healthz')" 2>/dev/null && break
-  sleep 0.1
-done
+test_server_start CATAN_HTTP_RATE_PER_SEC=100000 CATAN_HTTP_RATE_BURST=100000 \
+  CATAN_MAX_LOBBIES_PER_CLIENT=100000 CATAN_MAX_LOBBIES=100000
 
 # A host token, so that the host-only operations are reached too (on the
 # lobbies the fuzzer finds; on others they are refused as not the host's).

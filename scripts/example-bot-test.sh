@@ -6,18 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-data="$(mktemp -d)"
-port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-env -u DATABASE_URL CATAN_DATA_DIR="$data" CATAN_BIND="127.0.0.1:$port" RUST_LOG=warn \
-  ./target/debug/catan-server > "$data/server.log" 2>&1 &
-server=$!
-cleanup() { kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$data"; }
-trap cleanup EXIT
+. scripts/lib/test-server.sh
+test_server_start
 
-for _ in $(seq 1 100); do
-  python3 -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/healthz')" 2>/dev/null && break
-  sleep 0.1
-done
 # Bounded: a 6-point game with bots acting at once takes seconds.
 timeout 180 python3 examples/python-bot/bot.py --server "http://127.0.0.1:$port" \
   --create --bots 2 --kind normal --vp-target 6
