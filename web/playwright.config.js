@@ -56,7 +56,9 @@ export default defineConfig({
     env: {
       ...process.env,
       CATAN_BIND: `127.0.0.1:${port}`,
-      CATAN_STATIC_DIR: path.join(repo, 'web'),
+      CATAN_STATIC_DIR: path.join(repo, 'web', 'public'),
+      // The pages' test hooks (window.catan, ?autoplay=1): tests only.
+      CATAN_TEST_HOOKS: 'true',
       CATAN_BOT_DELAY_MS: '0',
       CATAN_RATE_PER_SEC: '50',
       CATAN_RATE_BURST: '100',

@@ -13,7 +13,7 @@
 // (on a board with ore on 2, 3 and 4 alone it might otherwise never buy one).
 
 import { test, expect } from '@playwright/test';
-import { GEO } from '../js/geometry.js';
+import { GEO } from '../public/js/geometry.js';
 import { createLobby, drive, shoot, state, uiStep, watchErrors } from './helpers.js';
 
 // A click that cannot happen fails within seconds instead of at the test's end.
@@ -173,7 +173,9 @@ async function robber(page, s, g, seen, type) {
     await expect(buttons).toHaveCount(victims.length);
     // Rob whoever holds the most cards.
     victim = victims.reduce((a, b) => (s.view.players[b].resource_count > s.view.players[a].resource_count ? b : a));
-    await expect(page.locator(`.victim[data-seat="${victim}"]`)).toHaveText(g.names[victim]);
+    // Each victim button names the player and how many cards they hold.
+    const n = s.view.players[victim].resource_count;
+    await expect(page.locator(`.victim[data-seat="${victim}"]`)).toHaveText(`${g.names[victim]} (${n} card${n === 1 ? '' : 's'})`);
     u = await act(page, page.locator(`.victim[data-seat="${victim}"]`));
     seen.add('victim button');
   } else {

@@ -41,6 +41,9 @@ test('a full game against bots plays to the end, then replays step by step', asy
   const winnerPoints = end.over.players[winner].victory_points;
   expect(winnerPoints).toBeGreaterThanOrEqual(end.over.options.vp_target);
   await expect(page.locator('#banner')).toContainText('Game over');
+  for (const line of await page.locator('#log-list li').allTextContents()) {
+    expect(line).not.toMatch(/\b(hex|offer|seat|vertex|edge) \d+|\b[a-z]+_[a-z_]+\b|[{}]/);
+  }
   // How long the game took, in the report: a slow run shows where its time went.
   const played = Date.now();
   note(testInfo, `game: ${end.version} actions in ${((played - started) / 1000).toFixed(1)} s`);
@@ -89,6 +92,16 @@ test('a full game against bots plays to the end, then replays step by step', asy
   watchErrors(linked, 'linked replay');
   await linked.goto(`/replay.html?game=${id}&step=${total - 1}`);
   await expect(linked.locator('#step-no')).toHaveText(`Step ${total - 1} of ${total}`);
+  // Log and replay lines are plain sentences: no ids, no action kinds.
+  const jargon = /\b(hex|offer|seat|vertex|edge) \d+|\b[a-z]+_[a-z_]+\b|[{}]/;
+  for (const line of await linked.locator('#log-list li').allTextContents()) expect(line).not.toMatch(jargon);
+  expect(await linked.locator('#step-text').textContent()).not.toMatch(jargon);
+  // A step that is not one is refused in words, and the replay starts at 0.
+  for (const bad of ['abc', '-1', String(total + 1)]) {
+    await linked.goto(`/replay.html?game=${id}&step=${encodeURIComponent(bad)}`);
+    await expect(linked.locator('#error-box')).toContainText(`There is no step “${bad}” in this game: steps run from 0 to ${total}`);
+    await expect(linked.locator('#step-no')).toHaveText(`Step 0 of ${total}`);
+  }
   note(testInfo, `replay: ${((Date.now() - played) / 1000).toFixed(1)} s`);
   await context.close();
 });

@@ -2,7 +2,7 @@
 // geometry.js has no DOM dependency).
 
 import { test, expect } from '@playwright/test';
-import { GEO, HARBOUR_EDGES, edgeBetween } from '../js/geometry.js';
+import { GEO, HARBOUR_EDGES, edgeBetween } from '../public/js/geometry.js';
 
 test('geometry: counts and pinned ids match SCENARIO.md', () => {
   expect(GEO.hexes).toHaveLength(19);

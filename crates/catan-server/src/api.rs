@@ -5,7 +5,8 @@
 
 use crate::error::{Code, Refusal};
 use crate::lobby::LobbyHandle;
-use crate::lobby::info::{LobbyInfo, LobbySettings, TurnTimer};
+use crate::lobby::info::LobbyInfo;
+use crate::settings::{LobbySettings, TurnTimer};
 use crate::state::AppState;
 use crate::strict::StrictJson;
 use crate::token::{Token, TokenHash};
@@ -241,6 +242,20 @@ pub async fn bot_kinds() -> Json<BotKinds> {
             })
             .collect(),
         default: default_kind(),
+    })
+}
+
+/// `GET /api/config` answer: what the pages need to know about this server.
+#[derive(Serialize)]
+pub struct PageConfig {
+    /// Whether the pages may turn on their browser-test hooks.
+    test_hooks: bool,
+}
+
+/// The settings the pages read at start (see [`PageConfig`]).
+pub async fn page_config(State(st): State<AppState>) -> Json<PageConfig> {
+    Json(PageConfig {
+        test_hooks: st.config.test_hooks,
     })
 }
 

@@ -33,9 +33,15 @@ pub struct Config {
     /// Directory for the embedded database (created if missing).
     #[arg(long, env = "CATAN_DATA_DIR", default_value = "data")]
     pub data_dir: PathBuf,
-    /// Directory of the static web front end.
-    #[arg(long, env = "CATAN_STATIC_DIR", default_value = "web")]
+    /// Directory of the static web front end: only its public files (the
+    /// browser tests and npm files beside it in `web/` are never served).
+    #[arg(long, env = "CATAN_STATIC_DIR", default_value = "web/public")]
     pub static_dir: PathBuf,
+    /// Lets the pages turn on their test hooks (`window.catan`, the kept
+    /// update history, `?autoplay=1`): for the browser tests only, never in
+    /// production. The pages learn it from `GET /api/config`.
+    #[arg(long, env = "CATAN_TEST_HOOKS", default_value_t = false)]
+    pub test_hooks: bool,
     /// Log filter when `RUST_LOG` is not set (e.g. `info`, `catan_server=debug`).
     #[arg(long, default_value = "info")]
     pub log: String,
@@ -212,7 +218,8 @@ mod tests {
     fn defaults_ignore_the_environment() {
         // SAFETY-free: only reads; the variable is read by clap, not set here.
         let d = Config::default();
-        assert_eq!(d.static_dir, PathBuf::from("web"));
+        assert_eq!(d.static_dir, PathBuf::from("web/public"));
+        assert!(!d.test_hooks);
         assert_eq!(d.bot_delay_ms, 800);
     }
 

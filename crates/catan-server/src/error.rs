@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
     Deserialize,
     strum::IntoStaticStr,
     strum::EnumIter,
+    schemars::JsonSchema,
 )]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]

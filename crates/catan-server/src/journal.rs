@@ -11,7 +11,7 @@
 //! the actions in order. [`MemoryJournal`] keeps it in memory (the default and
 //! the tests' journal); the persistent store plugs in behind the same trait.
 
-use crate::lobby::info::LobbySettings;
+use crate::settings::LobbySettings;
 use catan_bots::BotKind;
 use catan_core::record::Outcome;
 use catan_core::{Action, Seat};

@@ -16,7 +16,8 @@ pub mod persist;
 pub mod protocol;
 pub mod ratelimit;
 pub mod registry;
-pub mod standin;
+pub mod schema;
+pub mod settings;
 pub mod state;
 pub mod strict;
 pub mod token;
@@ -55,6 +56,7 @@ pub fn app(state: AppState) -> Router {
         .route("/lobbies/{id}/bots/{seat}", delete(api::remove_bot))
         .route("/lobbies/{id}/start", post(api::start))
         .route("/bot-kinds", get(api::bot_kinds))
+        .route("/config", get(api::page_config))
         .route("/lobbies/{id}/ws", get(ws::upgrade))
         .merge(persist::saved::routes())
         .layer(http_limits::post_limit_layer(&state.post_limiter));

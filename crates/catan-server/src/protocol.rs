@@ -18,7 +18,9 @@ use uuid::Uuid;
 pub const PROTOCOL_VERSION: u32 = 1;
 
 /// A message from a client.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, strum::VariantNames)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, strum::VariantNames, schemars::JsonSchema,
+)]
 #[serde(tag = "type", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum ClientMsg {
@@ -135,7 +137,7 @@ fn truncate(s: &str, n: usize) -> String {
 }
 
 /// One seat's connection state, in a presence message.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SeatPresence {
     /// The seat.
     pub seat: Seat,
@@ -144,7 +146,7 @@ pub struct SeatPresence {
 }
 
 /// A message from the server.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMsg {
     /// The answer to `hello`: who this connection is.
@@ -169,6 +171,14 @@ pub enum ServerMsg {
         view: View,
         /// What this connection's seat may do now (empty for spectators).
         legal: Vec<Action>,
+    },
+    /// The game's steps so far as this viewer may know them (sent before
+    /// each snapshot, so a reloaded page rebuilds its log).
+    History {
+        /// Number of actions applied so far.
+        version: u64,
+        /// Every step from the start, redacted like the live updates.
+        steps: Vec<crate::lobby::history::HistoryStep>,
     },
     /// Something happened in the game.
     Update {

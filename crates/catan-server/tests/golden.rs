@@ -7,6 +7,7 @@
 
 use catan_core::playout::Playout;
 use catan_core::{BoardMode, Game, GameOptions, Phase, Seat, Viewer};
+use catan_server::lobby::history::HistoryStep;
 use catan_server::lobby::info::LobbyInfo;
 use catan_server::protocol::{ClientMsg, SeatPresence, ServerMsg};
 use catan_server::token::Token;
@@ -111,7 +112,7 @@ fn examples() -> Vec<(&'static str, Value)> {
         board: BoardMode::Beginner,
         ..GameOptions::default()
     };
-    let (mut game, _) = Game::new(opts, 7).unwrap();
+    let (mut game, opened) = Game::new(opts, 7).unwrap();
     let opener = game.active;
     let me = Viewer::Seat(opener);
     let settle = game.legal_actions(opener)[10];
@@ -123,6 +124,27 @@ fn examples() -> Vec<(&'static str, Value)> {
         events: events.iter().map(|e| e.redacted_for(me, false)).collect(),
         view: game.view(me),
         legal: game.legal_actions(opener),
+    };
+    // A spectator's history of the same game: its steps redacted for it.
+    let history = ServerMsg::History {
+        version: 1,
+        steps: vec![
+            HistoryStep {
+                version: 0,
+                seat: None,
+                stand_in: false,
+                events: vec![opened],
+            },
+            HistoryStep {
+                version: 1,
+                seat: Some(opener),
+                stand_in: false,
+                events: events
+                    .iter()
+                    .map(|e| e.redacted_for(Viewer::Spectator, false))
+                    .collect(),
+            },
+        ],
     };
     let snapshot = ServerMsg::Snapshot {
         version: 1,
@@ -186,6 +208,7 @@ fn examples() -> Vec<(&'static str, Value)> {
                 lobby: lobby_info("playing", 1),
             }),
         ),
+        ("server_history", server(history)),
         ("server_snapshot", server(snapshot)),
         ("server_update", server(update)),
         (
@@ -311,6 +334,7 @@ fn every_message_type_has_an_example() {
         "welcome",
         "lobby",
         "snapshot",
+        "history",
         "update",
         "accepted",
         "rejected",

@@ -7,6 +7,8 @@
 pub mod actor;
 mod bots;
 mod conns;
+pub mod env;
+pub mod history;
 pub mod info;
 mod manage;
 mod offer_wait;

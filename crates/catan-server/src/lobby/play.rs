@@ -96,7 +96,7 @@ impl LobbyActor {
             ));
         };
         let text = text.trim();
-        if self.registry.config().panic_on_chat.as_deref() == Some(text) {
+        if self.env.config().panic_on_chat.as_deref() == Some(text) {
             panic!("fault injection: chat line {text:?}");
         }
         if text.is_empty() {
@@ -214,7 +214,7 @@ impl LobbyActor {
             stand_in: by == Actor::StandIn,
             bot: by == Actor::Bot,
         };
-        let journal = self.registry.journal();
+        let journal = self.env.journal();
         let began = std::time::Instant::now();
         let appended = journal.append(&entry).await;
         let m = metrics();
@@ -298,7 +298,7 @@ impl LobbyActor {
             version: run.version,
         };
         tracing::info!(winner = ?result.winner, version = result.version, "game over");
-        let journal = self.registry.journal();
+        let journal = self.env.journal();
         if let Err(e) = journal.game_finished(&result).await {
             // The actions are all recorded; the end can be derived by replay.
             tracing::warn!(error = %e, "journal refused the game result");
@@ -325,6 +325,7 @@ impl LobbyActor {
         let game = &run.game;
         let open = game.options.open_hands;
         let version = run.version;
+        self.history.push(version, seat, stand_in, events);
         self.conns.broadcast_with(|viewer| ServerMsg::Update {
             version,
             seat,
@@ -350,6 +351,10 @@ impl LobbyActor {
                 .send(conn, &ServerMsg::Lobby { lobby: self.info() });
             return;
         };
+        let history = ServerMsg::History {
+            version: run.version,
+            steps: self.history.for_viewer(viewer, run.game.options.open_hands),
+        };
         let snapshot = ServerMsg::Snapshot {
             version: run.version,
             view: run.game.view(viewer),
@@ -361,6 +366,7 @@ impl LobbyActor {
             view: run.game.view(Viewer::Omniscient),
             seed: Some(run.fairness.clone()),
         });
+        self.conns.send(conn, &history);
         self.conns.send(conn, &snapshot);
         if let Some(over) = over {
             self.conns.send(conn, &over);

@@ -3,9 +3,9 @@
 
 use super::LobbyHandle;
 use super::actor::{BotSeat, Human, LobbyActor, Running, Slot};
+use super::env::LobbyEnv;
 use super::think::server_bot;
 use crate::journal::{GameRecord, SeatOccupant};
-use crate::registry::Registry;
 use crate::token::{Token, TokenHash};
 use catan_core::Game;
 use catan_core::record::SeedReveal;
@@ -23,11 +23,14 @@ impl LobbyActor {
     /// reconnect with their seat tokens.
     pub fn resume(
         record: &GameRecord,
-        registry: Registry,
+        env: LobbyEnv,
     ) -> Result<(LobbyActor, LobbyHandle), ResumeError> {
         let start = &record.start;
-        let (mut game, _) = Game::new(start.settings.options, start.seed)
+        let (mut game, opening) = Game::new(start.settings.options, start.seed)
             .map_err(|e| ResumeError(e.to_string()))?;
+        // The log viewers get on connecting, rebuilt as it was broadcast.
+        let mut history = super::history::History::default();
+        history.push(0, None, false, &[opening]);
         for (i, e) in record.entries.iter().enumerate() {
             if e.seq != i as u64 + 1 {
                 return Err(ResumeError(format!(
@@ -37,13 +40,15 @@ impl LobbyActor {
                     i + 1
                 )));
             }
-            game.apply(e.seat, e.action)
+            let events = game
+                .apply(e.seat, e.action)
                 .map_err(|err| ResumeError(format!("action {} refused on replay: {err}", e.seq)))?;
+            history.push(e.seq, Some(e.seat), e.stand_in, &events);
         }
         // An unknowable host: nobody holds a token hashing to this.
         let host: TokenHash = Token::generate().hash();
         let (mut actor, handle) =
-            LobbyActor::new(start.lobby_id, start.settings.clone(), host, registry);
+            LobbyActor::new(start.lobby_id, start.settings.clone(), host, env);
         for s in &start.seats {
             let slot = match &s.occupant {
                 SeatOccupant::Human { name, token_hash } => Slot::Human(Human {
@@ -55,7 +60,7 @@ impl LobbyActor {
                 SeatOccupant::Bot { name, bot } => Slot::Bot(BotSeat {
                     name: name.clone(),
                     kind: *bot,
-                    bot: server_bot(*bot, actor.rng.random(), actor.registry.config()),
+                    bot: server_bot(*bot, actor.rng.random(), actor.env.config()),
                 }),
             };
             let Some(target) = actor.seats.get_mut(s.seat.index()) else {
@@ -72,6 +77,7 @@ impl LobbyActor {
                 salt: start.salt.clone(),
             },
         });
+        actor.history = history;
         actor.update_idle();
         actor.publish();
         Ok((actor, handle))

@@ -87,7 +87,7 @@ impl Settling {
 impl LobbyActor {
     /// Holds `doubt` and starts settling it off the actor.
     pub(super) fn settle_later(&mut self, doubt: InDoubt) {
-        let journal = self.registry.journal();
+        let journal = self.env.journal();
         let entry = doubt.entry.clone();
         let tx = self.settling.tx.clone();
         tracing::warn!(

@@ -8,6 +8,7 @@
 //! needs nothing installed.
 
 mod convert;
+mod read;
 pub mod recovery;
 pub mod saved;
 pub mod steps;

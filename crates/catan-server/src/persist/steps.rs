@@ -6,8 +6,8 @@
 //! step, the action, its unredacted events and the full view after it.
 //! Only finished games qualify: a review may show everything (R48).
 
+use super::read::store_for;
 use crate::error::{Code, Refusal};
-use crate::persist::saved::store_for;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::rejection::QueryRejection;

@@ -29,13 +29,19 @@ async function request(method, path, { body, token } = {}) {
     data = null;
   }
   if (!res.ok) {
-    const code = (data && data.code) || `http_${res.status}`;
-    const message = (data && data.message) || text || res.statusText;
+    // The server answers `{"error": {"code", "message"}}`; anything else
+    // (a proxy's page, an empty body) is reported by its status alone, so
+    // no raw body ever reaches the page.
+    const err = data && typeof data.error === 'object' && data.error ? data.error : {};
+    const code = typeof err.code === 'string' ? err.code : `http_${res.status}`;
+    const message = typeof err.message === 'string' ? err.message : (res.statusText || `the server answered ${res.status}`);
     throw new ApiError(code, message, res.status);
   }
   return data;
 }
 
+/** This server's page settings: `{ test_hooks }`. */
+export const getConfig = () => request('GET', '/api/config');
 /** Public lobbies. */
 export const listLobbies = () => request('GET', '/api/lobbies').then((d) => d.lobbies);
 /** One lobby by id. */

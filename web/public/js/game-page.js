@@ -9,12 +9,12 @@ import { renderBoard } from './board.js';
 import { renderRoom } from './room.js';
 import { renderBanner, renderPlayers, renderMe, renderDice, badge } from './table.js';
 import { boardTargets, freshUi, onBoardTarget, renderControls } from './controls.js';
-import { freshTrade, renderTrade } from './trade.js';
+import { freshTrade, renderOffers, renderTrade } from './trade.js';
 import { describe, newStats, tally } from './events.js';
 import { diceChart } from './charts.js';
 import { summary } from './summary.js';
-import { announceTurn } from './notify.js';
-import { el, viewerSeat, fill } from './util.js';
+import { announceTurn, chime } from './notify.js';
+import { el, viewerSeat, fill, plainError } from './util.js';
 
 const params = new URLSearchParams(location.search);
 const lobbyId = params.get('id');
@@ -24,11 +24,23 @@ const $ = (id) => document.getElementById(id);
 const S = {
   lobby: null, you: null, version: 0, view: null, legal: [], over: null, presence: null,
   stats: null, ui: freshUi(), trade: freshTrade(), busy: false, error: null, rolled: false,
-  logCount: 0, joinedAtVersion: null, connection: 'connecting',
-  // Every update this page was sent (bounded): what tests inspect for redaction.
-  history: [],
+  logCount: 0, joinedAtVersion: null, connection: 'connecting', pendingHistory: null,
+  // What the waiting room's inputs hold between re-renders.
+  room: { name: null, botKind: null },
+  // The phone layout's open panel, and the offer answers already sent.
+  tab: 'play', sent: new Set(),
+  // Who made each offer seen (answers name the offer by id only).
+  makers: new Map(),
+  // Every update this page was sent (bounded), kept only when the server
+  // allows the test hooks: what the browser tests inspect for redaction.
+  history: null,
 };
-window.catan = { get state() { return S; }, act: (a) => act(a) };
+
+/** The browser tests' hooks (`GET /api/config` says whether they may run). */
+function enableTestHooks() {
+  S.history = [];
+  window.catan = { get state() { return S; }, act: (a) => act(a) };
+}
 
 let socket = null;
 
@@ -81,10 +93,16 @@ function onMessage(msg) {
     case 'lobby':
       S.lobby = msg.lobby;
       break;
+    case 'history':
+      // Held until its snapshot: the log is rebuilt with that board.
+      S.pendingHistory = msg;
+      break;
     case 'snapshot':
       S.version = msg.version;
       S.view = msg.view;
       S.legal = msg.legal;
+      if (S.pendingHistory && S.pendingHistory.version === msg.version) restoreLog(S.pendingHistory.steps, msg.view);
+      S.pendingHistory = null;
       if (!S.stats) S.stats = newStats(msg.view.players.length);
       if (S.joinedAtVersion === null) S.joinedAtVersion = msg.version;
       break;
@@ -107,7 +125,7 @@ function onMessage(msg) {
         prefs.setSeat(lobbyId, null);
         setTimeout(connect, 0);
       }
-      if (!msg.id) showError(`${msg.message} (${msg.code})`);
+      if (!msg.id) showError(plainError(msg));
       break;
     default:
       break;
@@ -118,18 +136,53 @@ function onMessage(msg) {
   render();
 }
 
+/**
+ * Rebuilds the log and the tallies from the server's `history` (this
+ * viewer's redacted steps since the start): after a reload or reconnect the
+ * log and the end-of-game summary are whole again.
+ */
+function restoreLog(steps, view) {
+  fill($('log-list'));
+  S.logCount = 0;
+  S.stats = newStats(view.players.length);
+  S.makers = new Map();
+  for (const st of steps) logStep(st, view.board);
+  S.joinedAtVersion = 0;
+  if (S.history) {
+    const last = S.history.length ? S.history[S.history.length - 1].version : -1;
+    for (const st of steps) if (st.version > last) S.history.push({ ...st, restored: true });
+  }
+}
+
+/** Tallies one step's events and adds their sentences to the log. */
+function logStep(msg, board) {
+  const maker = (id) => S.makers.get(id);
+  // The stand-in's step reads as what it was, not as the player's own.
+  if (msg.stand_in && msg.seat !== null) addLog(`${name(msg.seat)} ran out of time (or is away): the server acts for them this once.`, 'stand_in');
+  for (const ev of msg.events) {
+    tally(S.stats, ev);
+    if (ev.type === 'trade_offered') S.makers.set(ev.offer.id, ev.offer.maker);
+    const line = describe(ev, name, { board, maker, standIn: !!msg.stand_in });
+    if (line) addLog(line, ev.type);
+  }
+}
+
 function onUpdate(msg) {
   const before = S.view;
   if (!S.stats) S.stats = newStats(msg.view.players.length);
   if (S.joinedAtVersion === null) S.joinedAtVersion = msg.version - 1;
+  logStep(msg, msg.view.board);
   for (const ev of msg.events) {
-    tally(S.stats, ev);
-    const line = describe(ev, name);
-    if (line) addLog(line, ev.type);
     if (ev.type === 'dice_rolled') S.rolled = true;
+    if (ev.type === 'trade_offered' && mySeat() !== null && ev.offer.maker !== mySeat() && ev.offer.to.includes(mySeat())) {
+      chime();
+      announceTurn(`${name(ev.offer.maker)} offers you a trade`);
+    }
   }
-  S.history.push({ version: msg.version, seat: msg.seat, events: msg.events, view: msg.view });
-  if (S.history.length > 2000) S.history.shift();
+  if (S.history) {
+    S.history.push({ version: msg.version, seat: msg.seat, events: msg.events, view: msg.view });
+    if (S.history.length > 2000) S.history.shift();
+  }
   S.version = msg.version;
   S.view = msg.view;
   S.legal = msg.legal;
@@ -151,19 +204,19 @@ function addChat(msg) {
   list.scrollTop = list.scrollHeight;
 }
 
-/** Sends an action; the reply re-enables the controls. */
+/** Sends an action; the reply re-enables the controls. Resolves to whether it was accepted. */
 async function act(action) {
-  if (!action || S.busy || !socket) return;
+  if (!action || S.busy || !socket) return false;
   S.busy = true;
   S.error = null;
   render();
   try {
     await socket.action(action, S.version);
     S.ui = freshUi();
+    return true;
   } catch (e) {
-    S.error = e.code === 'stale_version'
-      ? 'The game moved on before your action arrived; look again and retry.'
-      : `${e.message} (${e.code})`;
+    S.error = plainError(e);
+    return false;
   } finally {
     S.busy = false;
     render();
@@ -191,7 +244,7 @@ const roomActions = {
       connect();
     });
   },
-  addBot: (seat) => hostCall(async () => { S.lobby = (await api.addBot(lobbyId, prefs.getHost(lobbyId), roomUi.botKind(), seat)).lobby; }),
+  addBot: (seat) => hostCall(async () => { S.lobby = (await api.addBot(lobbyId, prefs.getHost(lobbyId), S.room.botKind || 'normal', seat)).lobby; }),
   removeBot: (seat) => hostCall(async () => { S.lobby = (await api.removeBot(lobbyId, prefs.getHost(lobbyId), seat)).lobby; }),
   start: () => hostCall(async () => { S.lobby = (await api.startGame(lobbyId, prefs.getHost(lobbyId))).lobby; }),
   async copy(link) {
@@ -204,7 +257,6 @@ const roomActions = {
     }
   },
 };
-let roomUi = { botKind: () => 'heuristic' };
 
 async function hostCall(fn) {
   S.busy = true;
@@ -213,7 +265,7 @@ async function hostCall(fn) {
   try {
     await fn();
   } catch (e) {
-    S.error = `${e.message} (${e.code})`;
+    S.error = plainError(e);
   } finally {
     S.busy = false;
     render();
@@ -229,17 +281,35 @@ function render() {
   });
 }
 
-/** Restores focus to the "same" control after a section is rebuilt. */
+/**
+ * A selector for "the same" control in a rebuilt section: its id, or its
+ * tag, first class and identifying data attributes (inside the offer it
+ * belongs to). Every value goes through CSS.escape: ids and labels are data.
+ */
+function focusSelector(a) {
+  if (a.id) return `#${CSS.escape(a.id)}`;
+  let sel = a.tagName.toLowerCase();
+  if (a.classList.length) sel += `.${CSS.escape(a.classList[0])}`;
+  for (const k of ['action', 'seat', 'resource', 'key']) {
+    if (a.dataset[k] !== undefined) sel += `[data-${k}="${CSS.escape(a.dataset[k])}"]`;
+  }
+  const label = a.getAttribute('aria-label');
+  if (label) sel += `[aria-label="${CSS.escape(label)}"]`;
+  const offer = a.closest('[data-offer]');
+  return offer ? `[data-offer="${CSS.escape(offer.dataset.offer)}"] ${sel}` : sel;
+}
+
+/** Restores focus (and the caret of a text field) after a section is rebuilt. */
 function keepFocus(root, fn) {
   const a = document.activeElement;
-  let sel = null;
-  if (a && root.contains(a)) {
-    if (a.id) sel = `#${a.id}`;
-    else if (a.dataset.action) sel = `[data-action="${a.dataset.action}"]`;
-    else if (a.getAttribute('aria-label')) sel = `[aria-label="${a.getAttribute('aria-label')}"]`;
-  }
+  const sel = a && a !== root && root.contains(a) ? focusSelector(a) : null;
+  const caret = sel && typeof a.selectionStart === 'number' ? [a.selectionStart, a.selectionEnd] : null;
   fn();
-  if (sel) root.querySelector(sel)?.focus();
+  if (!sel) return;
+  const b = root.querySelector(sel);
+  if (!b) return;
+  b.focus();
+  if (caret && typeof b.setSelectionRange === 'function') b.setSelectionRange(caret[0], caret[1]);
 }
 
 function draw() {
@@ -253,7 +323,7 @@ function draw() {
     $('table').hidden = true;
     const mine = prefs.getSeat(lobbyId);
     keepFocus($('room'), () => {
-      roomUi = renderRoom($('room'), { lobby: S.lobby, seat: mine ? mine.seat : null, isHost: !!prefs.getHost(lobbyId), busy: S.busy }, roomActions);
+      renderRoom($('room'), { lobby: S.lobby, seat: mine ? mine.seat : null, isHost: !!prefs.getHost(lobbyId), busy: S.busy, draft: S.room }, roomActions);
     });
     return;
   }
@@ -266,6 +336,8 @@ function draw() {
     kind: (s) => (S.lobby.seats[s] ? S.lobby.seats[s].kind : 'empty'),
     setUi: (patch) => { S.ui = { ...S.ui, ...patch }; render(); },
     setTrade: (patch) => { S.trade = { ...S.trade, ...patch }; render(); },
+    showTab,
+    sent: S.sent,
   };
   document.body.dataset.phase = S.view.phase;
   document.body.dataset.myMove = String(S.legal.length > 0);
@@ -277,6 +349,9 @@ function draw() {
   renderMe($('me'), ctx);
   keepFocus($('controls'), () => renderControls($('controls'), ctx));
   keepFocus($('trade'), () => renderTrade($('trade'), ctx));
+  keepFocus($('offers'), () => renderOffers($('offers'), ctx));
+  document.body.dataset.tab = S.tab;
+  for (const b of document.querySelectorAll('.tabs [role=tab]')) b.setAttribute('aria-selected', String(b.dataset.tab === S.tab));
   fill($('dice-chart'), diceChart(S.view.dice_counts));
   $('chat-form').hidden = seat === null;
   const over = S.over || (S.view.phase === 'finished' ? S.view : null);
@@ -286,7 +361,13 @@ function draw() {
     fill($('summary'), summary(over, S.stats || newStats(over.players.length), name, { partial: S.joinedAtVersion > 0 }),
       el('p', {}, el('a', { href: `replay.html?game=${lobbyId}`, id: 'open-replay', class: 'button' }, 'Open the replay')));
   }
-  if (window.catanAutoplay) window.catanAutoplay(S, act);
+  if (autoplay) autoplay(S, act);
+}
+
+/** Opens one panel of the phone layout (all panels show on wide screens). */
+function showTab(tab) {
+  S.tab = tab;
+  render();
 }
 
 function setup() {
@@ -303,9 +384,10 @@ function setup() {
       await socket.chat(text);
       input.value = '';
     } catch (e) {
-      showError(`${e.message} (${e.code})`);
+      showError(plainError(e));
     }
   });
+  for (const b of document.querySelectorAll('.tabs [role=tab]')) b.addEventListener('click', () => showTab(b.dataset.tab));
   const sound = $('sound');
   sound.checked = prefs.getSound();
   sound.addEventListener('change', () => prefs.setSound(sound.checked));
@@ -314,14 +396,19 @@ function setup() {
     render();
     connect();
   }, (e) => {
-    fill($('room'), el('p', { role: 'alert' }, `This lobby cannot be opened: ${e.message} (${e.code}).`), el('a', { href: '/' }, 'Back to the lobby list'));
+    fill($('room'), el('p', { role: 'alert' }, `This lobby cannot be opened. ${plainError(e)}`), el('a', { href: '/' }, 'Back to the lobby list'));
   });
 }
 
+/** The tests' autoplay (`?autoplay=1`, only with the test hooks). */
+let autoplay = null;
+
 async function main() {
-  if (params.get('autoplay') === '1') {
-    const mod = await import('./autoplay.js');
-    window.catanAutoplay = mod.autoplay;
+  // Without an answer the page runs as in production: no hooks.
+  const config = await api.getConfig().catch(() => ({ test_hooks: false }));
+  if (config && config.test_hooks === true) {
+    enableTestHooks();
+    if (params.get('autoplay') === '1') autoplay = (await import('./autoplay.js')).autoplay;
   }
   setup();
 }

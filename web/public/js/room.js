@@ -16,11 +16,18 @@ function settingsText(lobby) {
   return v.filter(Boolean).join(' · ');
 }
 
-/** Renders the waiting room into `root`. */
-export function renderRoom(root, { lobby, seat, isHost, busy }, actions) {
+/**
+ * Renders the waiting room into `root`. `draft` holds what its inputs hold
+ * (the name being typed, the chosen bot kind) and lives in the page, so a
+ * re-render after any message keeps them.
+ */
+export function renderRoom(root, { lobby, seat, isHost, busy, draft }, actions) {
+  if (draft.name === null) draft.name = getName();
+  if (draft.botKind === null) draft.botKind = 'normal';
   const invite = `${location.origin}/game.html?id=${lobby.id}`;
   const free = lobby.seats.filter((s) => s.kind === 'empty');
-  const nameInput = el('input', { id: 'join-name', name: 'name', maxlength: 40, required: true, value: getName(), autocomplete: 'nickname' });
+  const nameInput = el('input', { id: 'join-name', name: 'name', maxlength: 40, required: true, value: draft.name, autocomplete: 'nickname',
+    oninput: (ev) => { draft.name = ev.target.value; } });
   const seatsList = el('ol', { class: 'seats', 'aria-label': 'Seats' }, lobby.seats.map((s) => {
     const mine = seat === s.seat;
     return el('li', { class: `seat seat-${s.seat} ${s.kind}`, 'data-seat': s.seat },
@@ -37,10 +44,9 @@ export function renderRoom(root, { lobby, seat, isHost, busy }, actions) {
         ? el('button', { type: 'button', class: 'sit-here', disabled: busy, onclick: () => actions.join(nameInput.value, s.seat) }, 'Sit here')
         : null);
   }));
-  const botKind = el('select', { id: 'bot-kind', 'aria-label': 'Bot kind' },
-    el('option', { value: 'normal' }, 'Normal bot'), el('option', { value: 'easy' }, 'Easy bot'),
-    el('option', { value: 'hard' }, 'Hard bot (thinks up to a second a move)'),
-    el('option', { value: 'random' }, 'Random bot'));
+  const kinds = [['normal', 'Normal bot'], ['easy', 'Easy bot'], ['hard', 'Hard bot (thinks up to a second a move)'], ['random', 'Random bot']];
+  const botKind = el('select', { id: 'bot-kind', 'aria-label': 'Bot kind', onchange: (ev) => { draft.botKind = ev.target.value; } },
+    kinds.map(([v, label]) => el('option', { value: v, selected: v === draft.botKind }, label)));
   fill(root, 
     el('h1', {}, lobby.name),
     el('p', { class: 'settings' }, settingsText(lobby)),
@@ -61,5 +67,4 @@ export function renderRoom(root, { lobby, seat, isHost, busy }, actions) {
         free.length ? el('span', { class: 'hint' }, ` ${free.length} seat${free.length > 1 ? 's' : ''} still empty: invite friends or add bots.`) : null)
       : el('p', { class: 'hint' }, 'The host starts the game when every seat is filled.'),
   );
-  return { botKind: () => botKind.value };
 }

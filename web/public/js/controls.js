@@ -4,6 +4,7 @@
 // board cannot express (victim, discards, Invention, Monopoly, Road Building).
 
 import { el, RESOURCES, DEV_NAMES, total, fill } from './util.js';
+import { hexName } from './words.js';
 
 const has = (legal, type) => legal.some((a) => a.type === type);
 const ofType = (legal, type) => legal.filter((a) => a.type === type);
@@ -106,8 +107,12 @@ function dialog(ctx) {
     const type = view.phase === 'move_robber' ? 'move_robber' : 'play_knight';
     const options = legal.filter((a) => a.type === type && a.hex === ui.pickHex);
     return el('div', { class: 'choice', role: 'group', 'aria-label': 'Choose whom to rob' },
-      el('p', {}, `Robber to hex ${ui.pickHex}: steal from whom?`),
-      options.map((a) => button(ctx.name(a.victim), { class: 'victim', 'data-seat': a.victim }, () => ctx.act(a))),
+      el('p', {}, `Robber to ${hexName(view.board, ui.pickHex)}: steal from whom?`),
+      options.map((a) => {
+        const n = a.victim === null ? 0 : view.players[a.victim].resource_count;
+        const label = a.victim === null ? 'Nobody' : `${ctx.name(a.victim)} (${n} card${n === 1 ? '' : 's'})`;
+        return button(label, { class: 'victim', 'data-seat': a.victim }, () => ctx.act(a));
+      }),
       button('Another hex', { class: 'cancel' }, () => ctx.setUi({ pickHex: null })));
   }
   if (view.phase === 'move_robber' && legal.length) return el('p', { class: 'choice' }, 'Click a highlighted hex to move the robber.');

@@ -4,9 +4,19 @@
 // already redacted what the viewer may not know.
 
 import { DEV_NAMES, RESOURCES, setText, total } from './util.js';
+import { hexName } from './words.js';
 
-/** One line of text for an event, or null to leave it out of the log. */
-export function describe(ev, name) {
+/**
+ * One plain sentence for an event, or null to leave it out of the log.
+ * `more.board` names hexes ("the 8 hills"); `more.maker(offerId)` tells
+ * whose offer an answer was to (events carry only the offer's id).
+ */
+export function describe(ev, name, more = {}) {
+  const place = (h) => (more.board ? hexName(more.board, h) : 'another hex');
+  const whose = (id) => {
+    const m = more.maker ? more.maker(id) : null;
+    return m === null || m === undefined ? 'the offer' : `${name(m)}'s offer`;
+  };
   switch (ev.type) {
     case 'opener_rolled':
       return `${name(ev.opener)} rolled highest and opens the game.`;
@@ -19,7 +29,9 @@ export function describe(ev, name) {
     case 'opening_resources':
       return `${name(ev.seat)} took ${setText(ev.gained)} for the second settlement.`;
     case 'dice_rolled':
-      return `${name(ev.seat)} rolled ${ev.dice[0]} + ${ev.dice[1]} = ${ev.dice[0] + ev.dice[1]}.`;
+      return more.standIn
+        ? `The dice were rolled for ${name(ev.seat)}: ${ev.dice[0]} + ${ev.dice[1]} = ${ev.dice[0] + ev.dice[1]}.`
+        : `${name(ev.seat)} rolled ${ev.dice[0]} + ${ev.dice[1]} = ${ev.dice[0] + ev.dice[1]}.`;
     case 'produced': {
       const parts = ev.gains.map((g, s) => (total(g) ? `${name(s)} ${setText(g)}` : null)).filter(Boolean);
       const short = ev.shortage.length ? ` The bank ran short of ${ev.shortage.join(', ')}.` : '';
@@ -32,7 +44,7 @@ export function describe(ev, name) {
     case 'discarded':
       return `${name(ev.seat)} discarded ${setText(ev.cards)}.`;
     case 'robber_moved':
-      return `${name(ev.seat)} moved the robber to hex ${ev.hex}.`;
+      return `${name(ev.seat)} moved the robber to ${place(ev.hex)}.`;
     case 'stole':
       return ev.resource
         ? `${name(ev.thief)} stole 1 ${ev.resource} from ${name(ev.victim)}.`
@@ -55,9 +67,9 @@ export function describe(ev, name) {
       return `${name(o.maker)} offers ${setText(o.give)} for ${setText(o.get)}${to}.`;
     }
     case 'trade_accepted':
-      return `${name(ev.seat)} accepted offer ${ev.offer}.`;
+      return `${name(ev.seat)} accepts ${whose(ev.offer)}.`;
     case 'trade_declined':
-      return `${name(ev.seat)} declined offer ${ev.offer}.`;
+      return `${name(ev.seat)} declines ${whose(ev.offer)}.`;
     case 'trade_closed':
       return null;
     case 'traded':
@@ -123,4 +135,16 @@ export function tally(stats, ev) {
     default:
       break;
   }
+}
+
+/** What an action was, in words, for a step whose events say nothing. */
+export function actionWords(action) {
+  const words = {
+    roll_dice: 'rolled the dice', end_turn: 'ended the turn', cancel_trade: 'withdrew an offer',
+    decline_trade: 'declined an offer', accept_trade: 'accepted an offer', confirm_trade: 'made a trade',
+    offer_trade: 'made an offer', trade_bank: 'traded with the bank', discard: 'discarded',
+    move_robber: 'moved the robber', build_road: 'built a road', build_settlement: 'built a settlement',
+    build_city: 'built a city', buy_development_card: 'bought a development card',
+  };
+  return (action && words[action.type]) || 'acted';
 }

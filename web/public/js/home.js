@@ -4,7 +4,7 @@
 
 import * as api from './api.js';
 import * as prefs from './prefs.js';
-import { el, fill } from './util.js';
+import { el, fill, plainError } from './util.js';
 
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 3000;
@@ -52,7 +52,7 @@ async function create(ev) {
     prefs.setSeat(id, { seat: joined.seat, token: joined.token });
     location.href = `game.html?id=${id}`;
   } catch (e) {
-    showError(`Could not create the lobby: ${e.message} (${e.code})`);
+    showError(`Could not create the lobby. ${plainError(e)}`);
   } finally {
     $('create').disabled = false;
   }

@@ -15,12 +15,12 @@ document.addEventListener('visibilitychange', () => {
   }
 });
 
-function beep() {
+function beep(freq = 660) {
   try {
     audio = audio || new AudioContext();
     const osc = audio.createOscillator();
     const gain = audio.createGain();
-    osc.frequency.value = 660;
+    osc.frequency.value = freq;
     gain.gain.setValueAtTime(0.08, audio.currentTime);
     gain.gain.exponentialRampToValueAtTime(0.0001, audio.currentTime + 0.35);
     osc.connect(gain).connect(audio.destination);
@@ -29,6 +29,11 @@ function beep() {
   } catch {
     // No audio device or autoplay blocked: the title still tells.
   }
+}
+
+/** A short tone for an event at the table (an offer to you), when sounds are on. */
+export function chime() {
+  if (getSound()) beep(880);
 }
 
 /** Announces `text` if the tab is in the background. */

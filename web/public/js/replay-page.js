@@ -7,10 +7,10 @@
 import * as api from './api.js';
 import { renderBoard } from './board.js';
 import { renderPlayers, renderDice } from './table.js';
-import { describe, newStats, tally } from './events.js';
+import { actionWords, describe, newStats, tally } from './events.js';
 import { diceChart } from './charts.js';
 import { summary } from './summary.js';
-import { el, fill } from './util.js';
+import { el, fill, plainError } from './util.js';
 
 const CHUNK = 100;
 const params = new URLSearchParams(location.search);
@@ -19,7 +19,6 @@ const $ = (id) => document.getElementById(id);
 
 /** What the page holds: the record, the steps loaded so far, the current step. */
 const R = { record: null, total: 0, steps: [], step: 0, loading: new Map() };
-window.catanReplay = R;
 
 function name(seat) {
   if (seat === null || seat === undefined) return 'nobody';
@@ -57,7 +56,7 @@ async function show(n) {
     } catch (e) {
       showError(e.status === 404
         ? 'This server keeps the game record but cannot replay it step by step yet (no /api/games/{id}/steps).'
-        : `Cannot load step ${step}: ${e.message} (${e.code})`);
+        : `Cannot load step ${step}: ${plainError(e)}`);
       return;
     }
     $('status-line').textContent = '';
@@ -73,8 +72,22 @@ async function show(n) {
 function actionText(step) {
   const s = R.steps[step];
   if (step === 0) return 'Before the first action.';
-  const lines = s.events.map((e) => describe(e, name)).filter(Boolean);
-  return lines.length ? lines.join(' ') : `${name(s.action && s.action.seat)}: ${s.action ? s.action.action.type : ''}`;
+  const lines = s.events.map((e) => describe(e, name, words(s))).filter(Boolean);
+  return lines.length ? lines.join(' ') : `${name(s.action && s.action.seat)} ${actionWords(s.action && s.action.action)}.`;
+}
+
+/** Who made each offer, from the steps loaded so far (answers name offers by id). */
+function maker(id) {
+  for (const st of R.steps) {
+    if (!st) continue;
+    for (const e of st.events) if (e.type === 'trade_offered' && e.offer.id === id) return e.offer.maker;
+  }
+  return null;
+}
+
+/** What `describe` needs to name hexes and offers at a step. */
+function words(step) {
+  return { board: step.view.board, maker };
 }
 
 function draw() {
@@ -97,7 +110,7 @@ function draw() {
   const lines = [];
   for (let i = R.step; i >= from && R.steps[i]; i--) {
     for (const e of [...R.steps[i].events].reverse()) {
-      const t = describe(e, name);
+      const t = describe(e, name, words(R.steps[i]));
       if (t) lines.push(el('li', { value: i, class: i === R.step ? 'current' : '' }, t));
     }
   }
@@ -152,7 +165,13 @@ async function main() {
   try {
     R.record = await api.getGame(gameId);
   } catch (e) {
-    showError(e.status === 404 ? 'This game is not saved on the server (or the server does not serve saved games).' : `Cannot load the game: ${e.message} (${e.code})`);
+    showError(e.status === 404 ? 'This game is not saved on the server (or the server does not serve saved games).' : `Cannot load the game: ${plainError(e)}`);
+    return;
+  }
+  if (R.record.status === 'in_progress') {
+    // A live game has no replay yet: its link leads to watching it.
+    showError('This game is still being played. Taking you to watch it live…');
+    location.replace(`game.html?id=${encodeURIComponent(gameId)}`);
     return;
   }
   R.total = R.record.actions.length;
@@ -163,7 +182,12 @@ async function main() {
   $('last').addEventListener('click', () => show(R.total));
   $('slider').addEventListener('input', () => show(Number($('slider').value)));
   document.addEventListener('keydown', onKey);
-  const wanted = params.has('step') ? Number(params.get('step')) : 0;
+  const raw = params.get('step');
+  let wanted = 0;
+  if (raw !== null) {
+    if (/^\d+$/.test(raw.trim()) && Number(raw) <= R.total) wanted = Number(raw);
+    else showError(`There is no step “${raw.slice(0, 20)}” in this game: steps run from 0 to ${R.total}. Showing the start.`);
+  }
   await show(wanted);
 }
 

@@ -2,7 +2,7 @@
 // a link to each game's replay.
 
 import * as api from './api.js';
-import { el, fill } from './util.js';
+import { el, fill, plainError } from './util.js';
 
 const $ = (id) => document.getElementById(id);
 const PER_PAGE = 20;
@@ -36,7 +36,7 @@ async function load() {
   } catch (e) {
     $('games-status').textContent = e.status === 404
       ? 'This server does not list saved games.'
-      : `Cannot load games: ${e.message} (${e.code})`;
+      : `Cannot load games. ${plainError(e)}`;
   }
 }
 

@@ -27,7 +27,7 @@ export function mayOffer(view, seat) {
 export function renderTrade(root, ctx) {
   const { view, seat, legal, trade, name } = ctx;
   if (seat === null) {
-    fill(root, el('h2', {}, 'Trades'), offersList(ctx));
+    fill(root, el('p', { class: 'hint' }, 'You are watching: offers show above as they are made.'));
     return;
   }
   const me = view.players[seat];
@@ -58,9 +58,11 @@ export function renderTrade(root, ctx) {
   const holds = RESOURCES.every((r) => trade.give[r] <= (hand[r] || 0));
   const canSend = mayOffer(view, seat) && total(trade.give) > 0 && total(trade.get) > 0 && !overlap && holds && !ctx.busy;
   const to = active ? trade.to : null;
-  const offer = () => {
-    ctx.act({ type: 'offer_trade', give: trade.give, get: trade.get, to: to && to.length < others.length ? to : null });
-    set({ give: emptySet(), get: emptySet() });
+  // The composer keeps its terms until the server takes the offer: a
+  // refused offer can be fixed and sent again.
+  const offer = async () => {
+    const ok = await ctx.act({ type: 'offer_trade', give: trade.give, get: trade.get, to: to && to.length < others.length ? to : null });
+    if (ok) ctx.setTrade({ give: emptySet(), get: emptySet() });
   };
   const composer = el('div', { class: 'offer-composer', role: 'group', 'aria-label': 'Offer a trade' },
     el('h3', {}, active ? 'Offer a trade' : `Counter-offer to ${name(view.active)}`),
@@ -87,32 +89,75 @@ export function renderTrade(root, ctx) {
       active ? 'Make offer' : 'Send counter-offer'),
     el('button', { type: 'button', onclick: () => set({ give: emptySet(), get: emptySet() }) }, 'Clear'));
 
-  fill(root, el('h2', {}, 'Trades'), offersList(ctx), view.phase === 'action' ? composer : null, view.phase === 'action' && active ? bank : null);
+  fill(root, el('h2', {}, 'Trade'), view.phase === 'action' ? composer : el('p', { class: 'hint' }, 'Trading opens after the roll.'), view.phase === 'action' && active ? bank : null);
 }
 
-function offersList(ctx) {
+/**
+ * The open offers as cards by the hand (#offers), worded for this viewer:
+ * an offer to you with Accept / Decline / Counter; your own offer with each
+ * recipient's answer (accepts, declines, counters, still thinking) and the
+ * "Trade with X" buttons right there; offers between others as a line.
+ */
+export function renderOffers(root, ctx) {
   const { view, legal, name, seat } = ctx;
-  if (!view.offers.length) return el('p', { class: 'hint', id: 'no-offers' }, 'No open offers.');
-  const find = (type, offer, extra = {}) => legal.find((a) => a.type === type && a.offer === offer
-    && Object.entries(extra).every(([k, v]) => a[k] === v));
-  return el('ul', { class: 'offers' }, view.offers.map((o) => {
+  root.hidden = !view.offers.length;
+  if (!view.offers.length) {
+    fill(root);
+    return;
+  }
+  const find = (type, offer) => legal.find((a) => a.type === type && a.offer === offer);
+  const hand = seat !== null ? view.players[seat].resources : null;
+  const cards = view.offers.map((o) => {
+    const mine = o.maker === seat;
+    const toMe = seat !== null && !mine && o.to.includes(seat);
     const accept = find('accept_trade', o.id);
     const decline = find('decline_trade', o.id);
     const cancel = find('cancel_trade', o.id);
     const confirms = legal.filter((a) => a.type === 'confirm_trade' && a.offer === o.id);
-    const canCounter = seat !== null && o.maker !== seat && view.phase === 'action';
-    return el('li', { class: 'offer', 'data-offer': o.id },
-      el('p', {}, el('strong', {}, name(o.maker)), o.counter ? ' counter-offers ' : ' offers ',
-        el('span', { class: 'give' }, setText(o.give)), ' for ', el('span', { class: 'get' }, setText(o.get)),
-        o.to.length && !o.counter ? ` to ${o.to.map(name).join(', ')}` : ''),
-      el('p', { class: 'responses' },
-        o.accepted.length ? `Accepted: ${o.accepted.map(name).join(', ')}. ` : '',
-        o.declined.length ? `Declined: ${o.declined.map(name).join(', ')}.` : ''),
+    const accepted = seat !== null && o.accepted.includes(seat);
+    const declined = seat !== null && o.declined.includes(seat);
+    let head;
+    if (mine) head = [el('strong', {}, o.counter ? 'Your counter-offer' : 'Your offer'), ': you give ', give(o.give), ' and get ', get(o.get), '.'];
+    else if (toMe) head = [el('strong', {}, name(o.maker)), o.counter ? ' counter-offers: ' : ' offers you ', get(o.give), ' for your ', give(o.get), '.'];
+    else head = [el('strong', {}, name(o.maker)), o.counter ? ' counter-offers ' : ' offers ', setText(o.give), ' for ', setText(o.get),
+      o.to.length && !o.counter ? ` to ${o.to.map(name).join(', ')}` : '', '.'];
+    const answers = mine && !o.counter ? el('ul', { class: 'answers' }, o.to.map((s) => {
+      const countered = view.offers.some((c) => c.counter && c.maker === s && c.id > o.id);
+      const [mark, word, cls] = o.accepted.includes(s) ? ['✓', 'accepts', 'yes']
+        : o.declined.includes(s) ? ['✗', 'declines', 'no']
+          : countered ? ['↺', 'made a counter-offer', 'counter'] : ['…', 'is thinking', 'wait'];
+      return el('li', { class: `answer answer-${cls}`, 'data-seat': s }, el('span', { 'aria-hidden': 'true', class: 'mark' }, mark), ` ${name(s)} ${word}`);
+    })) : null;
+    const lacking = toMe && !accept && !accepted && !declined && hand && !Object.entries(o.get).every(([r, n]) => (hand[r] || 0) >= n)
+      ? el('p', { class: 'hint' }, `You do not hold ${setText(o.get)}.`) : null;
+    const status = accepted ? el('p', { class: 'hint said' }, `You accepted. Waiting for ${name(o.maker)} to choose.`)
+      : declined ? el('p', { class: 'hint said' }, 'You declined.') : null;
+    const canCounter = toMe && !o.counter && view.phase === 'action';
+    return el('li', { class: `offer${toMe ? ' offer-to-me' : ''}${mine ? ' offer-mine' : ''}`, 'data-offer': o.id },
+      el('p', { class: 'offer-head' }, head),
+      answers, status, lacking,
       el('div', { class: 'offer-buttons' },
-        accept ? el('button', { type: 'button', class: 'accept primary', disabled: ctx.busy, onclick: () => ctx.act(accept) }, 'Accept') : null,
-        decline ? el('button', { type: 'button', class: 'decline', disabled: ctx.busy, onclick: () => ctx.act(decline) }, 'Decline') : null,
-        canCounter ? el('button', { type: 'button', class: 'counter-offer', onclick: () => ctx.setTrade({ give: { ...o.get }, get: { ...o.give }, to: [o.maker] }) }, 'Counter…') : null,
-        confirms.map((a) => el('button', { type: 'button', class: 'confirm primary', 'data-seat': a.with, disabled: ctx.busy, onclick: () => ctx.act(a) }, `Trade with ${name(a.with)}`)),
-        cancel ? el('button', { type: 'button', class: 'cancel-offer', disabled: ctx.busy, onclick: () => ctx.act(cancel) }, 'Withdraw') : null));
-  }));
+        toMe && !accepted && (accept || !o.counter) ? el('button', { type: 'button', class: 'accept primary', disabled: ctx.busy || !accept, onclick: () => sendOnce(ctx, `accept-${o.id}`, accept) }, 'Accept') : null,
+        toMe && accepted ? el('button', { type: 'button', class: 'accept', disabled: true }, 'Accepted') : null,
+        toMe && decline ? el('button', { type: 'button', class: 'decline', disabled: ctx.busy, onclick: () => sendOnce(ctx, `decline-${o.id}`, decline) }, 'Decline') : null,
+        canCounter ? el('button', { type: 'button', class: 'counter-offer', onclick: () => { ctx.setTrade({ give: { ...o.get }, get: { ...o.give }, to: [o.maker] }); ctx.showTab('trade'); } }, 'Counter…') : null,
+        confirms.map((a) => el('button', { type: 'button', class: 'confirm primary', 'data-seat': a.with, disabled: ctx.busy, onclick: () => sendOnce(ctx, `confirm-${o.id}`, a) }, `Trade with ${name(a.with)}`)),
+        cancel ? el('button', { type: 'button', class: 'cancel-offer', disabled: ctx.busy, onclick: () => sendOnce(ctx, `cancel-${o.id}`, cancel) }, 'Withdraw') : null));
+  });
+  fill(root, el('h2', {}, 'Open offers'), el('ul', { class: 'offers' }, cards));
+}
+
+const give = (set) => el('span', { class: 'give' }, setText(set));
+const get = (set) => el('span', { class: 'get' }, setText(set));
+
+/**
+ * Sends an answer at most once per offer: a second click while the first is
+ * on its way, or after the server took it, sends nothing.
+ */
+function sendOnce(ctx, key, action) {
+  if (!action || ctx.sent.has(key)) return;
+  ctx.sent.add(key);
+  ctx.act(action).then((ok) => {
+    if (!ok) ctx.sent.delete(key);
+  });
 }

@@ -6,6 +6,7 @@
 
 import { GEO, toPixel } from './geometry.js';
 import { svg, SEAT_COLOURS, SEAT_SHAPES, TERRAIN_RESOURCE, fill } from './util.js';
+import { edgePlace, hexName, vertexPlace } from './words.js';
 
 const SIZE = 50;
 const TERRAIN_COLOURS = {
@@ -127,20 +128,36 @@ function robber(h) {
     svg('circle', { cx: x, cy: cy - 12, r: 6, fill: '#2b2b2b', stroke: '#eee', 'stroke-width': 1 }));
 }
 
-/** A thin band along an edge (a line of zero width would not be clickable). */
-function edgeBand(e) {
+/**
+ * The hit area of a road spot: a rhombus from end to end of the edge and
+ * part of the way to the hex centres on both sides. The rhombi of
+ * neighbouring edges never overlap, and on a phone each is over 32 CSS px
+ * across (the drawn highlight stays a thin line).
+ */
+function edgeHitArea(e) {
   const [a, b] = GEO.edges[e].vertices.map(vpos);
   const dx = b.px - a.px;
   const dy = b.py - a.py;
   const len = Math.hypot(dx, dy);
-  const nx = (-dy / len) * 5;
-  const ny = (dx / len) * 5;
-  const s = 0.18;
-  const ax = a.px + dx * s;
-  const ay = a.py + dy * s;
-  const bx = b.px - dx * s;
-  const by = b.py - dy * s;
-  return [[ax + nx, ay + ny], [bx + nx, by + ny], [bx - nx, by - ny], [ax - nx, ay - ny]].map((p) => p.map((v) => v.toFixed(1)).join(',')).join(' ');
+  // Half the distance between the two hex centres is SIZE * sqrt(3) / 2.
+  const w = SIZE * 0.866 * 0.7;
+  const nx = (-dy / len) * w;
+  const ny = (dx / len) * w;
+  const mx = (a.px + b.px) / 2;
+  const my = (a.py + b.py) / 2;
+  const s = 0.02;
+  return [[a.px + dx * s, a.py + dy * s], [mx + nx, my + ny], [b.px - dx * s, b.py - dy * s], [mx - nx, my - ny]]
+    .map((p) => p.map((v) => v.toFixed(1)).join(',')).join(' ');
+}
+
+/** The drawn highlight of a road spot: a short line in the highlight colour. */
+function edgeMark(e) {
+  const [a, b] = GEO.edges[e].vertices.map(vpos);
+  const k = 0.2;
+  return svg('line', {
+    class: 'spot-mark edge-mark', 'aria-hidden': 'true',
+    x1: a.px + (b.px - a.px) * k, y1: a.py + (b.py - a.py) * k, x2: b.px - (b.px - a.px) * k, y2: b.py - (b.py - a.py) * k,
+  });
 }
 
 function target(node, kind, id, label, onTarget) {
@@ -169,14 +186,19 @@ export function renderBoard(root, view, { targets = {}, onTarget = () => {}, pen
     ? ['vertex', 'edge', 'hex'].map((k) => document.activeElement.getAttribute(`data-${k}`) !== null && `[data-${k}="${document.activeElement.getAttribute(`data-${k}`)}"].target`).find(Boolean)
     : null;
   fill(root, );
-  root.setAttribute('viewBox', '-75 -95 583 490');
+  // The land spans x -43..390 and y -50..350; harbours reach 50 further out.
+  // Equal margins keep the island centred in its sea.
+  root.setAttribute('viewBox', '-94 -100 534 500');
   root.append(patterns());
   const land = svg('g', { class: 'hexes' });
+  const choosingHex = targets.hexes && targets.hexes.size > 0;
   view.board.hexes.forEach((tile, h) => {
     const pts = hexPoints(h);
     const res = TERRAIN_RESOURCE[tile.terrain];
-    land.append(svg('g', { class: `hex terrain-${tile.terrain}`, 'data-hex': h },
-      svg('title', {}, `${tile.terrain}${res ? ` (${res})` : ''}${tile.number ? `, ${tile.number}` : ''}`),
+    // While a hex is chosen, only the hexes that cannot be chosen dim.
+    const dim = choosingHex && !targets.hexes.has(h) ? ' dimmed' : '';
+    land.append(svg('g', { class: `hex terrain-${tile.terrain}${dim}`, 'data-hex': h },
+      svg('title', {}, `${hexName(view.board, h)}${res ? ` (${res})` : ''}`),
       svg('polygon', { points: pts, fill: TERRAIN_COLOURS[tile.terrain], stroke: '#f5ecd7', 'stroke-width': 3 }),
       svg('polygon', { points: pts, fill: `url(#pat-${tile.terrain})`, 'pointer-events': 'none' })));
     if (tile.number) land.append(token(h, tile.number));
@@ -186,7 +208,7 @@ export function renderBoard(root, view, { targets = {}, onTarget = () => {}, pen
 
   const hexTargets = svg('g', { class: 'hex-targets' });
   for (const h of targets.hexes || []) {
-    hexTargets.append(target(svg('polygon', { points: hexPoints(h) }), 'hex', h, `Hex ${h}: ${view.board.hexes[h].terrain}${view.board.hexes[h].number ? ` ${view.board.hexes[h].number}` : ''}`, onTarget));
+    hexTargets.append(target(svg('polygon', { points: hexPoints(h) }), 'hex', h, `Robber to ${hexName(view.board, h)}`, onTarget));
   }
   root.append(hexTargets, robber(view.robber));
 
@@ -195,7 +217,8 @@ export function renderBoard(root, view, { targets = {}, onTarget = () => {}, pen
   for (const e of pendingEdges) pieces.append(svg('g', { class: 'pending' }, road(view.active, e)));
   const edgeTargets = svg('g', { class: 'edge-targets' });
   for (const e of targets.edges || []) {
-    edgeTargets.append(target(svg('polygon', { points: edgeBand(e) }), 'edge', e, `Road spot ${e}`, onTarget));
+    edgeTargets.append(edgeMark(e));
+    edgeTargets.append(target(svg('polygon', { points: edgeHitArea(e) }), 'edge', e, `Road spot between ${edgePlace(view.board, e)}`, onTarget));
   }
   root.append(pieces, edgeTargets);
   const buildings = svg('g', { class: 'buildings' });
@@ -207,7 +230,10 @@ export function renderBoard(root, view, { targets = {}, onTarget = () => {}, pen
   const vertexTargets = svg('g', { class: 'vertex-targets' });
   for (const v of targets.vertices || []) {
     const { px: cx, py: cy } = vpos(v);
-    vertexTargets.append(target(svg('circle', { cx, cy, r: 10 }), 'vertex', v, `Intersection ${v}`, onTarget));
+    // Legal spots are never neighbours (the distance rule), so a large hit
+    // circle (32 CSS px on a phone) overlaps no other target.
+    vertexTargets.append(svg('circle', { class: 'spot-mark vertex-mark', 'aria-hidden': 'true', cx, cy, r: 9 }));
+    vertexTargets.append(target(svg('circle', { cx, cy, r: 26 }), 'vertex', v, `Spot between ${vertexPlace(view.board, v)}`, onTarget));
   }
   root.append(vertexTargets);
   if (focused) root.querySelector(focused)?.focus();

@@ -119,3 +119,35 @@ export function fill(root, ...children) {
   append(root, children);
   return root;
 }
+
+/** Refusals whose server message is worded for a program, said for a person. */
+const PLAIN = {
+  network: 'The server cannot be reached. Check your connection and try again.',
+  disconnected: 'The connection dropped. It reconnects by itself; try again in a moment.',
+  rate_limited: 'Too many requests at once. Wait a moment and try again.',
+  stale_version: 'The game moved on before your action arrived. Look again and retry.',
+  lobby_not_found: 'There is no such lobby (it may have closed).',
+  not_found: 'There is no such game on this server.',
+  too_many_lobbies: 'You have opened as many lobbies as this server allows. Close one first.',
+  already_started: 'The game has already started.',
+  not_host: 'Only the host can do that.',
+  lobby_full: 'Every seat is taken. You can still watch.',
+  spectators_full: 'This game has as many spectators as it can take.',
+  internal: 'Something went wrong on the server. Try again.',
+  storage_unavailable: 'The server cannot save games right now. Try again shortly.',
+  server_busy: 'The server is busy. Try again shortly.',
+  shutting_down: 'The server is restarting. It will be back shortly.',
+};
+
+/**
+ * A refusal (`{ code, message }` from the server or the page) as one plain
+ * sentence: never a code, never raw JSON or markup.
+ */
+export function plainError(e) {
+  const code = e && typeof e.code === 'string' ? e.code : '';
+  if (PLAIN[code]) return PLAIN[code];
+  let text = e && typeof e.message === 'string' ? e.message.trim() : '';
+  if (!text || /^[[{<]/.test(text)) text = 'The server refused that.';
+  text = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}

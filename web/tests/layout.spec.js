@@ -1,0 +1,135 @@
+// The table's layout and its trades (issue 11, items 1 and 2): at 1280x800
+// everything fits one screen without page scrolling; on a phone (390x844)
+// the board fills the width, the panels are one tap away, board targets are
+// at least 32 CSS px; a bot's offer to a person arrives where the eye is and
+// can be taken at the default bot speed, and a second Accept sends nothing.
+
+import { test, expect } from '@playwright/test';
+import { createLobby, shoot, state, uiStep, waitState, watchErrors } from './helpers.js';
+
+/** Creates a lobby of `name` and bots and starts it; returns its id. */
+async function botGame(page, { name = 'Ann', players = 4, botDelay = 0 } = {}) {
+  const id = await createLobby(page, { name, lobby: `${name}'s layout test`, players, botDelay });
+  for (let i = 1; i < players; i++) {
+    await page.locator('.add-bot').first().click();
+    await expect(page.locator('.seat.bot')).toHaveCount(i);
+  }
+  await page.click('#start');
+  await expect(page.locator('#board .hex')).toHaveCount(19);
+  return id;
+}
+
+/** The box of `locator`, which must lie wholly inside the viewport. */
+async function inside(page, locator, what) {
+  const vp = page.viewportSize();
+  const box = await locator.boundingBox();
+  expect(box, `${what} is on the page`).not.toBeNull();
+  expect(box.x, `${what} left`).toBeGreaterThanOrEqual(0);
+  expect(box.y, `${what} top`).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width, `${what} right`).toBeLessThanOrEqual(vp.width + 0.5);
+  expect(box.y + box.height, `${what} bottom`).toBeLessThanOrEqual(vp.height + 0.5);
+  return box;
+}
+
+async function noPageScroll(page) {
+  const vp = page.viewportSize();
+  const size = await page.evaluate(() => ({ w: document.documentElement.scrollWidth, h: document.documentElement.scrollHeight }));
+  expect(size.w).toBeLessThanOrEqual(vp.width);
+  expect(size.h).toBeLessThanOrEqual(vp.height);
+}
+
+test('at 1280x800 the whole table fits one screen without page scrolling', async ({ browser }, testInfo) => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await ctx.newPage();
+  watchErrors(page, 'Ann');
+  await botGame(page);
+  await waitState(page, (s) => s.view.phase === 'opening' && s.legal.length > 0, 'Ann to place');
+  await noPageScroll(page);
+  const board = await inside(page, page.locator('#board'), 'board');
+  expect(board.width).toBeGreaterThan(450);
+  for (const [sel, what] of [['#banner', 'banner'], ['#controls', 'actions'], ['#me', 'hand'], ['#players', 'players'],
+    ['.log', 'log'], ['#trade', 'trade panel'], ['.vertex-target >> nth=0', 'a settlement spot']]) {
+    await inside(page, page.locator(sel), what);
+  }
+  await shoot(page, testInfo, 'table-1280x800');
+  await ctx.close();
+});
+
+test('on a phone the board fills the width, each panel is one tap away and spots are 32 px targets', async ({ browser }, testInfo) => {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await ctx.newPage();
+  watchErrors(page, 'Ann');
+  await botGame(page);
+  await waitState(page, (s) => s.view.phase === 'opening' && s.legal.length > 0, 'Ann to place');
+  await noPageScroll(page);
+  const board = await inside(page, page.locator('#board'), 'board');
+  expect(board.width).toBeGreaterThan(370);
+  // Settlement spots: at least 32 CSS px to tap.
+  const spots = page.locator('.vertex-target');
+  expect(await spots.count()).toBeGreaterThan(0);
+  for (const spot of (await spots.all()).slice(0, 5)) {
+    const box = await inside(page, spot, 'settlement spot');
+    expect(box.width).toBeGreaterThanOrEqual(32);
+    expect(box.height).toBeGreaterThanOrEqual(32);
+  }
+  await shoot(page, testInfo, 'phone-play');
+  for (const [tab, sel] of [['players', '#players'], ['log', '.log'], ['trade', '#trade'], ['play', '#controls']]) {
+    await page.locator(`#tab-${tab}`).tap();
+    await expect(page.locator(`#tab-${tab}`)).toHaveAttribute('aria-selected', 'true');
+    await inside(page, page.locator(sel), `${tab} panel`);
+    const tabBox = await inside(page, page.locator(`#tab-${tab}`), `${tab} tab`);
+    expect(tabBox.height).toBeGreaterThanOrEqual(32);
+  }
+  await inside(page, page.locator('#me'), 'hand');
+  // Road spots after the settlement: also 32 px across.
+  await page.locator('.vertex-target').first().tap();
+  await expect(page.locator('.edge-target').first()).toBeVisible();
+  for (const spot of await page.locator('.edge-target').all()) {
+    const box = await inside(page, spot, 'road spot');
+    expect(Math.max(box.width, box.height)).toBeGreaterThanOrEqual(32);
+    expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(20);
+  }
+  await noPageScroll(page);
+  await shoot(page, testInfo, 'phone-road');
+  await ctx.close();
+});
+
+test('a person takes a bot\'s offer at the default bot speed, and a second Accept sends nothing', async ({ browser }, testInfo) => {
+  test.setTimeout(360_000);
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await ctx.newPage();
+  watchErrors(page, 'Ann');
+  const sent = [];
+  page.on('websocket', (ws) => ws.on('framesent', (f) => {
+    try {
+      const m = JSON.parse(String(f.payload));
+      if (m.type === 'action') sent.push(m.action);
+    } catch { /* not JSON */ }
+  }));
+  // The home page's default bot think time (800 ms), not the tests' 0.
+  const botDelay = Number(await (async () => { await page.goto('/'); return page.locator('#bot-delay').inputValue(); })());
+  expect(botDelay).toBeGreaterThanOrEqual(800);
+  await botGame(page, { botDelay });
+  const accept = page.locator('#offers .offer-to-me button.accept:not([disabled])');
+  const start = Date.now();
+  // Ann plays her own turns (never answering offers) until a bot offers her something she can pay.
+  while (!(await accept.count())) {
+    if (Date.now() - start > 300_000) throw new Error('no bot offered Ann a trade she could take');
+    const s = await state(page);
+    const answering = s.legal.some((a) => a.type === 'accept_trade' || a.type === 'decline_trade');
+    if (!answering && !(await uiStep(page))) await page.waitForTimeout(100);
+  }
+  const card = page.locator('#offers .offer-to-me').first();
+  await inside(page, card, 'the offer card');
+  await inside(page, card.locator('button.accept'), 'Accept');
+  await shoot(page, testInfo, 'trade-card');
+  const offerId = Number(await card.getAttribute('data-offer'));
+  await card.locator('button.accept').click();
+  // A second click (the button is disabled by then; force the click through) sends nothing.
+  await card.locator('button.accept').click({ force: true, timeout: 2000 }).catch(() => {});
+  const s = await waitState(page, (x) => !x.view.offers.some((o) => o.id === offerId) || x.view.offers.find((o) => o.id === offerId).accepted.includes(x.you.seat),
+    'the server to hear Ann accept', 20_000);
+  expect(s.error).toBeNull();
+  expect(sent.filter((a) => a.type === 'accept_trade' && a.offer === offerId)).toHaveLength(1);
+  await ctx.close();
+});
