@@ -2,6 +2,13 @@
 //! [`Store`]. Every accepted action goes through a [`GroupCommit`] writer,
 //! so `append` resolves only once the transaction holding it has committed;
 //! many lobbies' actions share one commit when they arrive together.
+//!
+//! Every call the lobby awaits answers within the journal deadline
+//! (`CATAN_JOURNAL_DEADLINE_MS`). An append that fails in doubt (the store's
+//! [`StoreError::is_in_doubt`]) is reported so, and [`Journal::settle`]
+//! resolves it with [`Store::ensure_action`]. A game start whose write was
+//! stored after its deadline is replaced by the lobby's next start, since no
+//! action can follow a start the lobby never saw succeed.
 
 use super::convert::{new_game, stored_seat};
 use crate::journal::SeatRecord;
