@@ -59,6 +59,10 @@ pub struct Metrics {
     pub batch_size: Histogram,
     /// Journal appends that failed (the action was refused).
     pub journal_failures: Counter,
+    /// Appends whose outcome was unknown at their deadline (held, settled).
+    pub journal_in_doubt: Counter,
+    /// Of those, actions settling found were not stored and dropped.
+    pub journal_in_doubt_dropped: Counter,
     /// Refusals sent, by code and channel.
     pub refusals: Family<RefusalLabels, Counter>,
     /// Connections closed for not keeping up with their queue (4008).
@@ -78,6 +82,8 @@ impl Metrics {
         let journal_append = Histogram::new(exponential_buckets(0.0005, 2.0, 14));
         let batch_size = Histogram::new(exponential_buckets(1.0, 2.0, 12));
         let journal_failures = Counter::default();
+        let journal_in_doubt = Counter::default();
+        let journal_in_doubt_dropped = Counter::default();
         let refusals = Family::<RefusalLabels, Counter>::default();
         let slow_consumer_kicks = Counter::default();
         let write_timeouts = Counter::default();
@@ -103,6 +109,16 @@ impl Metrics {
             "journal_failures",
             "Journal appends that failed; each action was refused with storage_unavailable",
             journal_failures.clone(),
+        );
+        registry.register(
+            "journal_in_doubt",
+            "Appends whose outcome was unknown at their deadline; the lobby held the action until settled",
+            journal_in_doubt.clone(),
+        );
+        registry.register(
+            "journal_in_doubt_dropped",
+            "Actions in doubt that settling found another action in place of, and dropped",
+            journal_in_doubt_dropped.clone(),
         );
         registry.register(
             "refusals",
@@ -132,6 +148,8 @@ impl Metrics {
             journal_append,
             batch_size,
             journal_failures,
+            journal_in_doubt,
+            journal_in_doubt_dropped,
             refusals,
             slow_consumer_kicks,
             write_timeouts,

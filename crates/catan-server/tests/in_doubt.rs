@@ -28,6 +28,7 @@ async fn an_action_in_doubt_is_refused_held_and_adopted_once_it_is_known() {
     let action = me.legal[0].clone();
 
     // Stored, but answered too late; and settling cannot tell yet.
+    let in_doubt_before = catan_server::metrics::metrics().journal_in_doubt.get();
     srv.journal.set_in_doubt(true);
     let id = me.act(action.clone()).await;
     let reply = me.reply(&id).await;
@@ -53,6 +54,17 @@ async fn an_action_in_doubt_is_refused_held_and_adopted_once_it_is_known() {
     assert_eq!(update["seat"].as_u64(), Some(active as u64));
     let mine = me.until("update").await;
     assert_eq!(mine["version"].as_u64(), Some(version + 1));
+    let m = catan_server::metrics::metrics();
+    assert_eq!(
+        m.journal_in_doubt.get(),
+        in_doubt_before + 1,
+        "one append went in doubt"
+    );
+    assert_eq!(
+        m.journal_in_doubt_dropped.get(),
+        0,
+        "and it was adopted, not dropped"
+    );
     let record = srv
         .journal
         .record(Uuid::parse_str(&lobby.id).unwrap())

@@ -95,6 +95,7 @@ impl LobbyActor {
             "append in doubt; settling it before the next action"
         );
         self.settling.pending = Some(doubt);
+        crate::metrics::metrics().journal_in_doubt.inc();
         tokio::spawn(async move {
             let dropped = loop {
                 match journal.settle(&entry).await {
@@ -138,6 +139,7 @@ impl LobbyActor {
             }
             Some(why) => {
                 tracing::error!(seq = settled.seq, reason = %why, "action in doubt dropped");
+                crate::metrics::metrics().journal_in_doubt_dropped.inc();
                 self.schedule_bots();
             }
         }
