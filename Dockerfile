@@ -2,14 +2,22 @@
 # Stage 1 compiles the release binary; stage 2 is a small Debian runtime that
 # runs it as an unprivileged user with the static front end beside it.
 
+# syntax=docker/dockerfile:1
 FROM rust:1.95-bookworm AS build
 WORKDIR /src
-# Dependencies first, so source edits do not rebuild them.
-COPY Cargo.toml Cargo.lock ./
+COPY Cargo.toml Cargo.lock rust-toolchain.toml ./
 COPY .cargo .cargo
 COPY crates crates
 COPY migrations migrations
-RUN cargo build --release --locked -p catan-server -p catan-cli
+# BuildKit cache mounts keep the crate registry and the target directory
+# between builds, so a source edit recompiles only the crates it touches
+# (dependencies stay compiled in the cache). The binaries are copied out of
+# the cached target directory, which is not part of the image layer.
+RUN --mount=type=cache,target=/usr/local/cargo/registry \
+    --mount=type=cache,target=/src/target \
+    cargo build --release --locked -p catan-server -p catan-cli \
+ && mkdir -p /out \
+ && cp target/release/catan-server target/release/catan /out/
 
 FROM debian:bookworm-slim AS runtime
 RUN apt-get update \
@@ -20,8 +28,8 @@ RUN apt-get update \
  && mkdir -p /app/data \
  && chown catan:catan /app/data
 WORKDIR /app
-COPY --from=build /src/target/release/catan-server /usr/local/bin/catan-server
-COPY --from=build /src/target/release/catan /usr/local/bin/catan
+COPY --from=build /out/catan-server /usr/local/bin/catan-server
+COPY --from=build /out/catan /usr/local/bin/catan
 COPY web/public /app/web
 USER catan
 ENV CATAN_BIND=0.0.0.0:8080 \

@@ -59,6 +59,7 @@ require scripts/loadtest-smoke.sh
 require scripts/example-bot-test.sh
 require scripts/fuzz.sh
 require scripts/deny.sh
+require scripts/api-fuzz.sh
 
 stage "cargo fmt --check" cargo fmt --all -- --check
 stage "cargo deny (licences, bans, sources, advisories)" bash scripts/deny.sh
@@ -73,6 +74,7 @@ stage "the example external bot plays a whole game (examples/python-bot)" bash s
 stage "browser tests" browser_tests
 stage "load and fault smoke run" bash scripts/loadtest-smoke.sh
 stage "fuzzing the rules engine (30 s)" bash scripts/fuzz.sh 30
+stage "fuzzing the HTTP API against its OpenAPI document (30 s)" bash scripts/api-fuzz.sh 30
 
 echo
 echo "stage times:"

@@ -11,6 +11,8 @@
 //! leader); [`SearchBot`] (`hard`) searches ahead over games sampled from its
 //! own view ([`determinize`]). [`arena`] plays a whole game between bots;
 //! `catan bots` uses it to measure them against each other.
+//! [`stand_in_action`] is the conservative policy a server plays for an
+//! absent or slow person.
 //!
 //! A seat must be asked to answer offers made to it: when an offer is open,
 //! call [`Bot::choose`] for each recipient that has not answered (its legal
@@ -27,6 +29,7 @@ pub mod network;
 pub mod plan;
 mod random;
 pub mod search;
+mod standin;
 mod trail;
 
 pub use arena::{ArenaResult, arena, arena_game};
@@ -35,6 +38,7 @@ pub use easy::EasyBot;
 pub use heuristic::{HeuristicBot, discard_pick, opening_value};
 pub use random::RandomBot;
 pub use search::{SearchBot, SearchConfig};
+pub use standin::stand_in_action;
 
 use catan_core::{Action, View};
 
@@ -57,6 +61,7 @@ pub trait Bot: Send {
 /// Serialized in snake_case; `heuristic`, the name `normal` had before
 /// difficulty levels existed, is still read (saved games and old clients).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum BotKind {
     /// Uniformly random legal actions (for tests).

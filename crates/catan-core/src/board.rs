@@ -10,6 +10,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A land hex's terrain.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Terrain {
     /// Produces brick.
@@ -42,6 +43,7 @@ impl Terrain {
 
 /// One land hex: terrain and number token (absent on the desert).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct HexTile {
     /// Terrain type.
     pub terrain: Terrain,
@@ -82,6 +84,7 @@ impl<'de> Deserialize<'de> for HarbourKind {
 
 /// A harbour on a coastal edge, serving both its vertices.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Harbour {
     /// The coastal edge.
     pub edge: EdgeId,
@@ -91,6 +94,7 @@ pub struct Harbour {
 
 /// The layout: 19 hexes in id order and the harbours.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Board {
     /// Hexes by id.
     pub hexes: Vec<HexTile>,

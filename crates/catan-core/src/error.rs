@@ -16,6 +16,7 @@ use std::fmt;
     strum::IntoStaticStr,
     strum::EnumIter,
 )]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum ErrorCode {
@@ -94,6 +95,7 @@ impl ErrorCode {
 
 /// A refused action. Nothing in the game changed.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ActionError {
     /// The stable reason.
     pub code: ErrorCode,

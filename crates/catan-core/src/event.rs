@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 /// Who is looking.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", content = "seat", rename_all = "snake_case")]
 pub enum Viewer {
     /// A player at this seat.
@@ -24,6 +25,7 @@ pub enum Viewer {
 
 /// A trade offer as it stands.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Offer {
     /// Its id.
     pub id: OfferId,
@@ -45,6 +47,7 @@ pub struct Offer {
 
 /// Something that happened in the game.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// Players rolled for the opener (R11); rounds of (seat, total).

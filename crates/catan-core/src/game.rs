@@ -2,12 +2,12 @@
 
 use crate::action::Action;
 use crate::board::{Board, HarbourKind};
+use crate::error::refuse;
 use crate::error::{ActionError, ErrorCode};
 use crate::event::Event;
 use crate::geometry::geo;
 use crate::ids::{HexId, Seat};
 use crate::options::GameOptions;
-use crate::error::refuse;
 use crate::resource::{DevCard, ResourceSet};
 use crate::state::{BANK_EACH, GENERIC_HARBOUR, Game, Phase, Player};
 use rand::{Rng, SeedableRng};

@@ -12,6 +12,7 @@ macro_rules! small_id {
     ($(#[$doc:meta])* $name:ident, $limit:expr, $what:literal) => {
         $(#[$doc])*
         #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize)]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
         #[serde(transparent)]
         pub struct $name(pub u8);
 
@@ -64,6 +65,7 @@ small_id!(
 
 /// A player's seat, 0-based in clockwise order.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(transparent)]
 pub struct Seat(pub u8);
 
@@ -90,6 +92,7 @@ impl<'de> Deserialize<'de> for Seat {
 
 /// A trade offer's id: offers count from 0 in the order made within a game.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(transparent)]
 pub struct OfferId(pub u32);
 

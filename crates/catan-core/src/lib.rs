@@ -21,6 +21,8 @@ pub mod record;
 pub mod resource;
 pub mod rules;
 pub mod scenario;
+#[cfg(feature = "schema")]
+mod schema;
 pub mod state;
 pub mod view;
 

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// How the board is laid out (RULES.md R6-R8).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum BoardMode {
     /// The rulebook's fixed starting map (R6).
@@ -17,6 +18,7 @@ pub enum BoardMode {
 
 /// Options fixed when a game is created.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct GameOptions {
     /// 3 or 4.

@@ -8,29 +8,51 @@ use crate::resource::ResourceSet;
 use crate::state::{Game, Phase};
 use rand::Rng;
 
-/// Which seat must act now: the active seat, or during discards the first
-/// seat that still owes.
-pub fn seat_to_act(game: &Game) -> Seat {
-    if game.phase == Phase::Discard
-        && let Some(i) = game.discards.iter().position(|&d| d > 0)
-    {
-        return Seat(i as u8);
+/// Which seats the game waits for now: the seats owing discards (R19a), or
+/// the active seat. Empty once the game is over.
+pub fn seats_to_act(game: &Game) -> Vec<Seat> {
+    match game.phase {
+        Phase::Finished => Vec::new(),
+        Phase::Discard => game
+            .discards
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| **d > 0)
+            .map(|(i, _)| Seat(i as u8))
+            .collect(),
+        _ => vec![game.active],
     }
-    game.active
+}
+
+/// The one seat a sequential player loop moves next: the first seat owing a
+/// discard, else the active seat (also once the game is over).
+pub fn seat_to_act(game: &Game) -> Seat {
+    seats_to_act(game).first().copied().unwrap_or(game.active)
+}
+
+/// `n` cards drawn uniformly at random from `hand` (fewer if it holds fewer).
+pub fn random_cards<R: Rng>(mut hand: ResourceSet, n: u32, rng: &mut R) -> ResourceSet {
+    let mut out = ResourceSet::EMPTY;
+    for _ in 0..n {
+        let total = hand.total();
+        if total == 0 {
+            break;
+        }
+        let Some(r) = hand.nth_card(rng.random_range(0..total)) else {
+            break;
+        };
+        *hand.get_mut(r) -= 1;
+        *out.get_mut(r) += 1;
+    }
+    out
 }
 
 /// A random discard of exactly the owed number of cards.
 fn random_discard<R: Rng>(game: &Game, seat: Seat, rng: &mut R) -> Action {
-    let mut hand = game.players[seat.index()].hand;
-    let mut cards = ResourceSet::EMPTY;
-    for _ in 0..game.discards[seat.index()] {
-        let k = rng.random_range(0..hand.total().max(1));
-        if let Some(r) = hand.nth_card(k) {
-            *hand.get_mut(r) -= 1;
-            *cards.get_mut(r) += 1;
-        }
+    let hand = game.players[seat.index()].hand;
+    Action::Discard {
+        cards: random_cards(hand, u32::from(game.discards[seat.index()]), rng),
     }
-    Action::Discard { cards }
 }
 
 /// Summary of one random game.

@@ -32,6 +32,7 @@ pub const RULES_VERSION: &str = "1";
 
 /// A complete game record (docs/GAME_RECORD.md).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GameRecord {
     /// Record format version ([`FORMAT_VERSION`]).
     pub format: u32,
@@ -64,6 +65,7 @@ pub struct GameRecord {
 
 /// One seat's occupant.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SeatRecord {
     /// Display name.
     pub name: String,
@@ -74,9 +76,11 @@ pub struct SeatRecord {
 
 /// The revealed seed and salt.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SeedReveal {
     /// The game seed, as a decimal string (JSON numbers lose precision above 2^53).
     #[serde(serialize_with = "u64_as_string", deserialize_with = "u64_from_string")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub seed: u64,
     /// The salt mixed into the commitment.
     pub salt: String,
@@ -84,6 +88,7 @@ pub struct SeedReveal {
 
 /// Whether a game is running or over.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum GameStatus {
     /// Still being played.
@@ -123,6 +128,7 @@ impl GameStatus {
 
 /// How a game ended.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GameResult {
     /// The winner, if any.
     pub winner: Option<Seat>,
@@ -147,6 +153,7 @@ impl GameResult {
 
 /// The roll for the opener (R11), from `Event::OpenerRolled`.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct OpenerRoll {
     /// Each round's (seat, total) rolls.
     pub rounds: Vec<Vec<(Seat, u8)>>,
@@ -169,6 +176,7 @@ impl OpenerRoll {
 
 /// One accepted action.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RecordedAction {
     /// Position in the log, from 1, without gaps: the game's version
     /// (number of actions applied) once this action is applied.
@@ -210,6 +218,7 @@ impl RecordedAction {
 
 /// The outcome of an action's random steps; empty for most actions.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Outcome {
     /// The two dice, for `roll_dice`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -272,6 +281,7 @@ fn u64_as_string<S: Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
 /// Accepts the decimal string we write, and a plain JSON number as a courtesy.
 fn u64_from_string<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
     #[derive(Deserialize)]
+    #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
     #[serde(untagged)]
     enum Either {
         Text(String),

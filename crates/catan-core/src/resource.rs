@@ -7,6 +7,7 @@ use std::fmt;
 
 /// One of the five resource types (6th-edition names).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Resource {
     /// From hills.
@@ -216,6 +217,7 @@ impl<'de> Deserialize<'de> for ResourceSet {
 
 /// A development card type.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum DevCard {
     /// Move the robber and steal.

@@ -23,6 +23,7 @@ pub const GENERIC_HARBOUR: u8 = 1 << 5;
 
 /// What the game is waiting for.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "name", rename_all = "snake_case")]
 pub enum Phase {
     /// Opening placement (R11-R15).
@@ -61,6 +62,7 @@ impl Phase {
 /// Which step the game waits for, without the step's details: what views,
 /// `catan check` and the protocol show (snake_case on the wire).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum PhaseName {
     /// Opening placement.
@@ -79,6 +81,7 @@ pub enum PhaseName {
 
 /// One player's holdings and pieces.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Player {
     /// Resource cards.
     pub hand: ResourceSet,

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 /// What one viewer may know of the game.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct View {
     /// Who this view is for.
     pub viewer: Viewer,
@@ -58,6 +59,7 @@ pub struct View {
 
 /// One player as the viewer may see them.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PlayerView {
     /// The seat.
     pub seat: Seat,

@@ -5,7 +5,8 @@
 
 use crate::error::{Code, Refusal};
 use crate::lobby::LobbyHandle;
-use crate::lobby::info::{LobbyInfo, LobbySettings, TurnTimer};
+use crate::lobby::info::LobbyInfo;
+use crate::settings::{LobbySettings, TurnTimer};
 use crate::state::AppState;
 use crate::strict::StrictJson;
 use crate::token::{Token, TokenHash};
@@ -80,9 +81,10 @@ fn default_true() -> bool {
 }
 
 /// `POST /api/lobbies` body.
-#[derive(Deserialize, Serialize)]
+#[derive(Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateLobby {
+    #[schemars(length(min = 1, max = crate::settings::MAX_NAME_CHARS))]
     name: String,
     #[serde(default = "default_true")]
     public: bool,
@@ -91,11 +93,12 @@ pub struct CreateLobby {
     #[serde(default)]
     turn_timer: TurnTimer,
     #[serde(default)]
+    #[schemars(range(max = crate::settings::MAX_BOT_DELAY_MS))]
     bot_delay_ms: Option<u64>,
 }
 
 /// `POST /api/lobbies` answer.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub struct Created {
     lobby: LobbyInfo,
     /// The host's secret, shown once.
@@ -132,7 +135,7 @@ pub async fn create(
 }
 
 /// `GET /api/lobbies` answer.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub struct LobbyList {
     lobbies: Vec<LobbyInfo>,
 }
@@ -153,16 +156,17 @@ pub async fn get_one(
 }
 
 /// `POST /api/lobbies/{id}/join` body.
-#[derive(Deserialize, Serialize)]
+#[derive(Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct JoinReq {
+    #[schemars(length(min = 1, max = crate::settings::MAX_NAME_CHARS))]
     name: String,
     #[serde(default)]
     seat: Option<Seat>,
 }
 
 /// `POST /api/lobbies/{id}/join` answer.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub struct Joined {
     seat: Seat,
     /// The seat's secret, shown once.
@@ -187,7 +191,7 @@ pub async fn join(
 }
 
 /// `{ "lobby": ... }`.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub struct LobbyOnly {
     lobby: LobbyInfo,
 }
@@ -203,7 +207,7 @@ pub async fn leave(
 }
 
 /// `POST /api/lobbies/{id}/bots` body.
-#[derive(Deserialize, Serialize)]
+#[derive(Deserialize, Serialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AddBotReq {
     #[serde(default = "default_kind")]
@@ -217,14 +221,14 @@ fn default_kind() -> BotKind {
 }
 
 /// One entry of `GET /api/bot-kinds`.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub struct BotKindInfo {
     kind: BotKind,
     description: &'static str,
 }
 
 /// `GET /api/bot-kinds` answer.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub struct BotKinds {
     kinds: Vec<BotKindInfo>,
     default: BotKind,
@@ -245,10 +249,20 @@ pub async fn bot_kinds() -> Json<BotKinds> {
 }
 
 /// `GET /api/config` answer: what the pages need to know about this server.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub struct PageConfig {
     /// Whether the pages may turn on their browser-test hooks.
     test_hooks: bool,
+}
+
+/// `GET /api/openapi.json`: the HTTP API's OpenAPI document (built once).
+pub async fn openapi() -> impl axum::response::IntoResponse {
+    static DOC: std::sync::LazyLock<String> =
+        std::sync::LazyLock::new(|| crate::openapi::document().to_string());
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        DOC.as_str(),
+    )
 }
 
 /// The settings the pages read at start (see [`PageConfig`]).
@@ -259,7 +273,7 @@ pub async fn page_config(State(st): State<AppState>) -> Json<PageConfig> {
 }
 
 /// `POST /api/lobbies/{id}/bots` answer.
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 pub struct BotAdded {
     seat: Seat,
     lobby: LobbyInfo,

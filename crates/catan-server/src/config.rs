@@ -128,6 +128,18 @@ pub struct Config {
     /// without end). 0: no limit unless the lobby sets one.
     #[arg(long, env = "CATAN_TURN_LIMIT", default_value_t = 500)]
     pub turn_limit: u32,
+    /// Longest the lobby waits for the database to store an action. Past it
+    /// the action is refused with `storage_unavailable` and, since it may
+    /// still commit, the lobby takes no other action until it has read back
+    /// whether the action is in the log.
+    #[arg(long, env = "CATAN_JOURNAL_DEADLINE_MS", default_value_t = 5_000)]
+    pub journal_deadline_ms: u64,
+    /// Longest one database statement may run: PostgreSQL's
+    /// `statement_timeout`, SQLite's busy timeout. Keep it below the journal
+    /// deadline, so that a slow database fails a write outright (nothing
+    /// stored) before the deadline leaves it in doubt.
+    #[arg(long, env = "CATAN_DB_STATEMENT_TIMEOUT_MS", default_value_t = 4_000)]
+    pub db_statement_timeout_ms: u64,
     /// Fault injection for the tests of panic isolation: a lobby whose chat
     /// receives exactly this line panics. No flag or variable sets it, so a
     /// running server cannot be made to use it; only code that builds a
@@ -157,6 +169,21 @@ pub const MAX_CHAT_CHARS: usize = 300;
 pub const MAX_REQUEST_ID_CHARS: usize = 64;
 
 impl Config {
+    /// [`Config::journal_deadline_ms`] as a duration (at least 10 ms).
+    pub fn journal_deadline(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.journal_deadline_ms.max(10))
+    }
+    /// The store's timeouts: [`Config::db_statement_timeout_ms`] for
+    /// statements, and no longer than the journal deadline to get a pooled
+    /// connection.
+    pub fn store_options(&self) -> catan_store::StoreOptions {
+        let statement = std::time::Duration::from_millis(self.db_statement_timeout_ms.max(10));
+        catan_store::StoreOptions {
+            statement_timeout: statement,
+            acquire_timeout: statement.min(std::time::Duration::from_secs(3)),
+            ..catan_store::StoreOptions::default()
+        }
+    }
     /// [`Config::lobby_idle_ms`] as a duration.
     pub fn lobby_idle(&self) -> std::time::Duration {
         std::time::Duration::from_millis(self.lobby_idle_ms)

@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
     Deserialize,
     strum::IntoStaticStr,
     strum::EnumIter,
+    schemars::JsonSchema,
 )]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
@@ -173,12 +174,13 @@ impl From<catan_core::ActionError> for Refusal {
     }
 }
 
-#[derive(Serialize)]
-struct ErrorBody<'a> {
+/// The body of every HTTP refusal.
+#[derive(Serialize, schemars::JsonSchema)]
+pub(crate) struct ErrorBody<'a> {
     error: ErrorDetail<'a>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, schemars::JsonSchema)]
 struct ErrorDetail<'a> {
     code: Code,
     message: &'a str,

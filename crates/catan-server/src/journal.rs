@@ -3,12 +3,15 @@
 //!
 //! The actor calls [`Journal::append`] for every accepted action and only
 //! broadcasts once it returned `Ok`; if it fails the action is refused with
-//! `storage_unavailable` and the game stays as it was. A record holds what is
+//! `storage_unavailable` and the game stays as it was. A failure marked
+//! [`JournalError::in_doubt`] (the append timed out, it may still commit) is
+//! settled with [`Journal::settle`] before the game takes another action
+//! (see `lobby::settle`). A record holds what is
 //! needed to rebuild a lobby: settings, seed, seats (token hashes only) and
 //! the actions in order. [`MemoryJournal`] keeps it in memory (the default and
 //! the tests' journal); the persistent store plugs in behind the same trait.
 
-use crate::lobby::info::LobbySettings;
+use crate::settings::LobbySettings;
 use catan_bots::BotKind;
 use catan_core::record::Outcome;
 use catan_core::{Action, Seat};
@@ -22,8 +25,33 @@ use uuid::Uuid;
 
 /// Why the journal could not record something.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("journal unavailable: {0}")]
-pub struct JournalError(pub String);
+#[error("journal unavailable: {message}")]
+pub struct JournalError {
+    /// What went wrong.
+    pub message: String,
+    /// Whether the write may nevertheless have been stored (it timed out
+    /// or its connection broke on the way): only [`Journal::settle`] tells.
+    /// For `settle` itself: the outcome is still unknown, try again.
+    pub in_doubt: bool,
+}
+
+impl JournalError {
+    /// A definite failure: nothing was recorded.
+    pub fn new(message: impl Into<String>) -> JournalError {
+        JournalError {
+            message: message.into(),
+            in_doubt: false,
+        }
+    }
+
+    /// A failure whose write may still have been recorded.
+    pub fn in_doubt(message: impl Into<String>) -> JournalError {
+        JournalError {
+            message: message.into(),
+            in_doubt: true,
+        }
+    }
+}
 
 /// A boxed future, so that [`Journal`] stays object safe.
 pub type JournalFuture<'a> = Pin<Box<dyn Future<Output = Result<(), JournalError>> + Send + 'a>>;
@@ -111,6 +139,12 @@ pub trait Journal: Send + Sync + 'static {
     fn game_started<'a>(&'a self, start: &'a GameStart) -> JournalFuture<'a>;
     /// An action was accepted; resolves once it is durable.
     fn append<'a>(&'a self, entry: &'a JournalEntry) -> JournalFuture<'a>;
+    /// Settles an append that failed in doubt: makes sure `entry` is
+    /// recorded (recording it if the earlier attempt did not) and resolves
+    /// `Ok` once it is durable. An `in_doubt` error means the journal cannot
+    /// tell yet (try again later); another error that the entry will never
+    /// be recorded (its seq holds a different entry, or the game is gone).
+    fn settle<'a>(&'a self, entry: &'a JournalEntry) -> JournalFuture<'a>;
     /// A seat changed hands during a game (a player left and a bot took over).
     fn seat_changed<'a>(&'a self, lobby_id: Uuid, seat: &'a SeatRecord) -> JournalFuture<'a>;
     /// The game ended.
@@ -165,7 +199,7 @@ impl MemoryJournal {
 
     fn check(&self) -> Result<(), JournalError> {
         if self.failing.load(Ordering::SeqCst) {
-            Err(JournalError("the memory journal is set to fail".into()))
+            Err(JournalError::new("the memory journal is set to fail"))
         } else {
             Ok(())
         }
@@ -180,7 +214,7 @@ impl MemoryJournal {
         let mut games = self.lock();
         let g = games
             .get_mut(&lobby_id)
-            .ok_or_else(|| JournalError(format!("no game {lobby_id} was started")))?;
+            .ok_or_else(|| JournalError::new(format!("no game {lobby_id} was started")))?;
         f(g);
         Ok(())
     }
@@ -204,6 +238,17 @@ impl Journal for MemoryJournal {
 
     fn append<'a>(&'a self, entry: &'a JournalEntry) -> JournalFuture<'a> {
         Box::pin(async move { self.with_game(entry.lobby_id, |g| g.entries.push(entry.clone())) })
+    }
+
+    fn settle<'a>(&'a self, entry: &'a JournalEntry) -> JournalFuture<'a> {
+        // Appends here never fail in doubt; settling records what is missing.
+        Box::pin(async move {
+            self.with_game(entry.lobby_id, |g| {
+                if !g.entries.iter().any(|e| e.seq == entry.seq) {
+                    g.entries.push(entry.clone());
+                }
+            })
+        })
     }
 
     fn seat_changed<'a>(&'a self, lobby_id: Uuid, seat: &'a SeatRecord) -> JournalFuture<'a> {

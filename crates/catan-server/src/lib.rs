@@ -12,11 +12,13 @@ pub mod http_limits;
 pub mod journal;
 pub mod lobby;
 pub mod metrics;
+pub mod openapi;
 pub mod persist;
 pub mod protocol;
 pub mod ratelimit;
 pub mod registry;
-pub mod standin;
+pub mod schema;
+pub mod settings;
 pub mod state;
 pub mod strict;
 pub mod token;
@@ -56,6 +58,7 @@ pub fn app(state: AppState) -> Router {
         .route("/lobbies/{id}/start", post(api::start))
         .route("/bot-kinds", get(api::bot_kinds))
         .route("/config", get(api::page_config))
+        .route("/openapi.json", get(api::openapi))
         .route("/lobbies/{id}/ws", get(ws::upgrade))
         .merge(persist::saved::routes())
         .layer(http_limits::post_limit_layer(&state.post_limiter));

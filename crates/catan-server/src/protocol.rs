@@ -18,7 +18,9 @@ use uuid::Uuid;
 pub const PROTOCOL_VERSION: u32 = 1;
 
 /// A message from a client.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, strum::VariantNames)]
+#[derive(
+    Clone, Debug, PartialEq, Serialize, Deserialize, strum::VariantNames, schemars::JsonSchema,
+)]
 #[serde(tag = "type", rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
 pub enum ClientMsg {
@@ -135,7 +137,7 @@ fn truncate(s: &str, n: usize) -> String {
 }
 
 /// One seat's connection state, in a presence message.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SeatPresence {
     /// The seat.
     pub seat: Seat,
@@ -144,7 +146,7 @@ pub struct SeatPresence {
 }
 
 /// A message from the server.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMsg {
     /// The answer to `hello`: who this connection is.

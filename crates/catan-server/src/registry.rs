@@ -6,8 +6,10 @@ use crate::error::{Code, Refusal};
 use crate::journal::{GameRecord, Journal};
 use crate::lobby::LobbyHandle;
 use crate::lobby::actor::LobbyActor;
-use crate::lobby::info::{LobbyInfo, LobbySettings};
+use crate::lobby::env::LobbyEnv;
+use crate::lobby::info::LobbyInfo;
 use crate::lobby::resume::ResumeError;
+use crate::settings::LobbySettings;
 use crate::token::TokenHash;
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -27,8 +29,7 @@ struct Entry {
 
 struct Inner {
     lobbies: RwLock<HashMap<Uuid, Entry>>,
-    config: Arc<Config>,
-    journal: Arc<dyn Journal>,
+    env: LobbyEnv,
     next_instance: AtomicU64,
     panics: AtomicU64,
 }
@@ -45,8 +46,7 @@ impl Registry {
         Registry {
             inner: Arc::new(Inner {
                 lobbies: RwLock::new(HashMap::new()),
-                config,
-                journal,
+                env: LobbyEnv::new(config, journal),
                 next_instance: AtomicU64::new(1),
                 panics: AtomicU64::new(0),
             }),
@@ -55,12 +55,12 @@ impl Registry {
 
     /// The server configuration.
     pub fn config(&self) -> &Config {
-        &self.inner.config
+        self.inner.env.config()
     }
 
     /// The journal lobbies record to.
     pub fn journal(&self) -> Arc<dyn Journal> {
-        self.inner.journal.clone()
+        self.inner.env.journal()
     }
 
     fn read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<Uuid, Entry>> {
@@ -103,7 +103,7 @@ impl Registry {
             }
         }
         let id = Uuid::new_v4();
-        let (actor, handle) = LobbyActor::new(id, settings, host, self.clone());
+        let (actor, handle) = LobbyActor::new(id, settings, host, self.inner.env.clone());
         let info = actor.info_slot();
         let snapshot = read_info(&info);
         let instance = self.inner.next_instance.fetch_add(1, Ordering::Relaxed);
@@ -125,7 +125,7 @@ impl Registry {
     /// lobby is live already (two requests resumed it at once), that one is
     /// kept and returned.
     pub fn resume(&self, record: &GameRecord) -> Result<LobbyHandle, ResumeError> {
-        let (actor, handle) = LobbyActor::resume(record, self.clone())?;
+        let (actor, handle) = LobbyActor::resume(record, self.inner.env.clone())?;
         let id = handle.id();
         let mut map = self.write();
         if let Some(live) = map.get(&id)

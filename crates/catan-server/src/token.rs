@@ -10,7 +10,7 @@ use sha2::{Digest, Sha256};
 use std::fmt;
 
 /// A secret bearer token as the client presents it.
-#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(transparent)]
 pub struct Token(String);
 

@@ -1,5 +1,6 @@
-//! The HTTP JSON API over a real socket: lobbies, seats, bots, start, errors,
-//! limits, cleanup, static files.
+//! The HTTP JSON API: lobbies, seats, bots, start, errors and limits in
+//! process (`oneshot`, no socket needed); cleanup, static files, Origin,
+//! shutdown and stalled requests over a real socket.
 
 mod common;
 
@@ -10,7 +11,7 @@ use std::time::Duration;
 #[tokio::test]
 async fn lobby_lifecycle_and_errors() {
     let srv = start(test_config()).await;
-    let a = srv.addr;
+    let a = &srv.state;
     let (s, v) = http(a, "GET", "/healthz", None, None).await;
     assert_eq!((s, v["status"].as_str()), (200, Some("ok")));
 
@@ -155,10 +156,11 @@ async fn lobbies_per_client_are_limited() {
         ..test_config()
     };
     let srv = start(cfg).await;
-    create_lobby(srv.addr, json!({ "name": "1" })).await;
-    create_lobby(srv.addr, json!({ "name": "2" })).await;
+    let a = &srv.state;
+    create_lobby(a, json!({ "name": "1" })).await;
+    create_lobby(a, json!({ "name": "2" })).await;
     let (s, v) = http(
-        srv.addr,
+        a,
         "POST",
         "/api/lobbies",
         None,
@@ -269,7 +271,7 @@ async fn shutdown_closes_sockets_with_a_reason() {
 #[tokio::test]
 async fn http_bodies_refuse_stray_fields_and_arrays() {
     let srv = start(test_config()).await;
-    let a = srv.addr;
+    let a = &srv.state;
     for body in [
         json!({ "name": "x", "options": [4] }),
         json!({ "name": "x", "options": { "players": 4, "speed": 2 } }),
@@ -322,7 +324,7 @@ async fn post_routes_are_rate_limited_per_address() {
         ..test_config()
     };
     let srv = start(cfg).await;
-    let a = srv.addr;
+    let a = &srv.state;
     let lobby = create_lobby(a, json!({ "name": "busy" })).await;
     let path = format!("/api/lobbies/{}/join", lobby.id);
     let (s, _) = http(a, "POST", &path, None, Some(json!({ "name": "A" }))).await;

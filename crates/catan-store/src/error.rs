@@ -1,6 +1,9 @@
 //! What can go wrong in the store, with the cases the server must tell apart
-//! (a duplicate sequence number, an unknown game) as their own variants.
+//! (a duplicate sequence number, an unknown game) as their own variants, and
+//! for writes whether the failure is definite (nothing was written) or in
+//! doubt (the write may still have committed: see [`StoreError::is_in_doubt`]).
 
+use std::time::Duration;
 use uuid::Uuid;
 
 /// A store failure.
@@ -32,6 +35,28 @@ pub enum StoreError {
     /// The group-commit writer has stopped.
     #[error("the group-commit writer has stopped")]
     Closed,
+    /// The database did not answer within the deadline. A write that timed
+    /// out is in doubt: it may still commit.
+    #[error("the database did not answer within {0:?}")]
+    Timeout(Duration),
+    /// The database could not store a group-commit batch (every action of
+    /// the batch gets this; the batch's own error is in `reason`).
+    #[error("the database is unavailable: {reason}")]
+    Unavailable {
+        /// What the database said.
+        reason: String,
+        /// Whether the batch may still have committed.
+        in_doubt: bool,
+    },
+    /// The action at `(game, seq)` is a different one than the action being
+    /// settled: the log and its writer disagree.
+    #[error("game {game_id} holds a different action at seq {seq}")]
+    Conflict {
+        /// The game.
+        game_id: Uuid,
+        /// The sequence number.
+        seq: u64,
+    },
     /// The database failed or could not be reached.
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
@@ -49,7 +74,44 @@ impl StoreError {
     /// Whether the database itself failed (unreachable, timed out, I/O), as
     /// opposed to the request being wrong.
     pub fn is_unavailable(&self) -> bool {
-        matches!(self, StoreError::Database(_) | StoreError::Closed)
+        matches!(
+            self,
+            StoreError::Database(_)
+                | StoreError::Closed
+                | StoreError::Timeout(_)
+                | StoreError::Unavailable { .. }
+        )
+    }
+
+    /// Whether a failed write may nevertheless have committed: it timed out,
+    /// or the connection broke while the statement was under way. Definite
+    /// failures are answers from the database (an error reply rolls the
+    /// statement back), constraint violations, and failures to get a
+    /// connection at all. A caller that sees an in-doubt failure must read
+    /// back before it assumes either outcome ([`crate::Store::ensure_action`]).
+    pub fn is_in_doubt(&self) -> bool {
+        match self {
+            StoreError::Timeout(_) | StoreError::Closed => true,
+            StoreError::Unavailable { in_doubt, .. } => *in_doubt,
+            StoreError::Database(e) => !matches!(
+                e,
+                sqlx::Error::Database(_)
+                    | sqlx::Error::PoolTimedOut
+                    | sqlx::Error::PoolClosed
+                    | sqlx::Error::Configuration(_)
+                    | sqlx::Error::Tls(_)
+            ),
+            _ => false,
+        }
+    }
+
+    /// The same failure as a fresh value, for the other callers of a batch
+    /// that failed as a whole (database errors cannot be cloned).
+    pub(crate) fn for_batch(&self) -> StoreError {
+        StoreError::Unavailable {
+            reason: self.to_string(),
+            in_doubt: self.is_in_doubt(),
+        }
     }
 }
 

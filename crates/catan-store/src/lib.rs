@@ -8,6 +8,12 @@
 //! Migrations (`migrations/postgres`, `migrations/sqlite`) are applied by
 //! [`Store::connect`]. [`GroupCommit`] optionally shares one transaction
 //! among many lobbies' appends while keeping the write-ahead promise.
+//!
+//! Nothing waits on the database without bound: [`StoreOptions`] sets a
+//! statement timeout (PostgreSQL's `statement_timeout`, SQLite's busy
+//! timeout) and a pool acquire timeout, and the group-commit writer puts a
+//! deadline on each append. A write cut off by a deadline is *in doubt*
+//! ([`StoreError::is_in_doubt`]); [`Store::ensure_action`] settles it.
 
 mod batch;
 mod error;
@@ -15,8 +21,9 @@ mod model;
 mod postgres;
 mod rows;
 mod sqlite;
+mod within;
 
-pub use batch::GroupCommit;
+pub use batch::{BatchObserver, GroupCommit, GroupCommitConfig};
 pub use error::StoreError;
 pub use model::{
     GamePage, GameSummary, MAX_PER_PAGE, NewGame, StoredGame, StoredSeat, format_time, hash_token,
@@ -25,7 +32,30 @@ pub use model::{
 use catan_core::record::{GameRecord, GameResult, GameStatus, RecordedAction};
 use chrono::{DateTime, Utc};
 use sqlx::{PgPool, SqlitePool};
+use std::time::Duration;
 use uuid::Uuid;
+
+/// How a [`Store`] bounds its waits on the database.
+#[derive(Clone, Debug)]
+pub struct StoreOptions {
+    /// Longest a statement may run: PostgreSQL cancels it (and rolls it
+    /// back); SQLite gives up waiting for another connection's lock.
+    pub statement_timeout: Duration,
+    /// Longest a caller waits for a pooled connection.
+    pub acquire_timeout: Duration,
+    /// PostgreSQL pool size.
+    pub max_connections: u32,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        StoreOptions {
+            statement_timeout: Duration::from_secs(4),
+            acquire_timeout: Duration::from_secs(3),
+            max_connections: 10,
+        }
+    }
+}
 
 /// Which database a [`Store`] talks to.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -50,10 +80,15 @@ impl Store {
     /// URLs pick PostgreSQL; `sqlite:` URLs (e.g. `sqlite://data/catan.db?mode=rwc`,
     /// `sqlite::memory:`) and plain file paths pick SQLite (created if missing).
     pub async fn connect(url: &str) -> Result<Store, StoreError> {
+        Store::connect_with(url, &StoreOptions::default()).await
+    }
+
+    /// [`Store::connect`] with the given timeouts.
+    pub async fn connect_with(url: &str, opts: &StoreOptions) -> Result<Store, StoreError> {
         if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            Ok(Store::Postgres(postgres::connect(url).await?))
+            Ok(Store::Postgres(postgres::connect(url, opts).await?))
         } else if url.starts_with("sqlite:") || (!url.contains("://") && !url.is_empty()) {
-            Ok(Store::Sqlite(sqlite::connect(url).await?))
+            Ok(Store::Sqlite(sqlite::connect(url, opts).await?))
         } else {
             Err(StoreError::BadUrl(url.to_string()))
         }
@@ -118,6 +153,57 @@ impl Store {
         match self {
             Store::Postgres(p) => postgres::append_batch(p, batch).await,
             Store::Sqlite(p) => sqlite::append_batch(p, batch).await,
+        }
+    }
+
+    /// [`Store::append_actions`] within `deadline`, connection acquisition
+    /// included. [`StoreError::Timeout`] means the deadline passed and the
+    /// batch is in doubt; the connection it was on is closed, not reused.
+    pub async fn append_actions_within(
+        &self,
+        batch: &[(Uuid, RecordedAction)],
+        deadline: Duration,
+    ) -> Result<(), StoreError> {
+        match self {
+            Store::Postgres(p) => {
+                within::within(p, deadline, async |c| {
+                    postgres::append_batch(c, batch).await
+                })
+                .await
+            }
+            Store::Sqlite(p) => {
+                within::within(p, deadline, async |c| {
+                    sqlite::append_batch_on(c, batch).await
+                })
+                .await
+            }
+        }
+    }
+
+    /// Settles an append whose outcome is in doubt: stores `action` unless
+    /// its `(game, seq)` is taken, and checks that what the log holds there
+    /// is this action. `Ok` means the action is durable (written now or by
+    /// the earlier attempt); [`StoreError::Conflict`] that another action
+    /// holds the seq; an in-doubt error that it is still unknown (try again).
+    pub async fn ensure_action(
+        &self,
+        game_id: Uuid,
+        action: &RecordedAction,
+        deadline: Duration,
+    ) -> Result<(), StoreError> {
+        match self {
+            Store::Postgres(p) => {
+                within::within(p, deadline, async |c| {
+                    postgres::ensure_action(c, game_id, action).await
+                })
+                .await
+            }
+            Store::Sqlite(p) => {
+                within::within(p, deadline, async |c| {
+                    sqlite::ensure_action(c, game_id, action).await
+                })
+                .await
+            }
         }
     }
 

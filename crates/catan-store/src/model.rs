@@ -81,6 +81,7 @@ pub struct StoredGame {
 
 /// One line of the finished-games list.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GameSummary {
     /// The game id.
     pub id: Uuid,
@@ -102,6 +103,7 @@ pub struct GameSummary {
 
 /// A page of finished games, newest first.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GamePage {
     /// Page number, from 1.
     pub page: u32,

@@ -1,14 +1,18 @@
 //! The PostgreSQL backend: JSONB, UUID and TIMESTAMPTZ columns
-//! (migrations/postgres).
+//! (migrations/postgres). Every connection runs with the configured
+//! `statement_timeout`, so a statement the server works on too long (locks,
+//! an overloaded server) is cancelled there and rolled back: a definite
+//! failure instead of a stuck writer.
 
+use crate::StoreOptions;
 use crate::error::{StoreError, classify_insert};
 use crate::model::{NewGame, StoredSeat, parse_time, player_names};
-use crate::rows::{ActionRow, GameRow};
+use crate::rows::{ActionRow, GameRow, StoredAction};
 use catan_core::record::{GameResult, GameStatus, RecordedAction};
 use chrono::{DateTime, Utc};
-use sqlx::postgres::{PgPool, PgPoolOptions, PgRow};
+use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions, PgRow};
 use sqlx::{Row, migrate::Migrator};
-use std::time::Duration;
+use std::str::FromStr;
 use uuid::Uuid;
 
 static MIGRATOR: Migrator = sqlx::migrate!("../../migrations/postgres");
@@ -18,13 +22,17 @@ const GAME_COLUMNS: &str = "id, created, options::text AS options, rules_version
     opener::text AS opener, finished, lobby::text AS lobby";
 
 /// Connects and applies the migrations.
-pub(crate) async fn connect(url: &str) -> Result<PgPool, StoreError> {
+pub(crate) async fn connect(url: &str, opts: &StoreOptions) -> Result<PgPool, StoreError> {
+    let connect = PgConnectOptions::from_str(url)?.options([(
+        "statement_timeout",
+        format!("{}ms", opts.statement_timeout.as_millis().max(1)),
+    )]);
     let pool = PgPoolOptions::new()
-        .max_connections(10)
+        .max_connections(opts.max_connections)
         // Fail fast when the database is gone, so that the server refuses the
         // action promptly instead of stalling the lobby.
-        .acquire_timeout(Duration::from_secs(3))
-        .connect(url)
+        .acquire_timeout(opts.acquire_timeout)
+        .connect_with(connect)
         .await?;
     MIGRATOR.run(&pool).await?;
     Ok(pool)
@@ -63,20 +71,53 @@ pub(crate) async fn append_action(
     game_id: Uuid,
     a: &RecordedAction,
 ) -> Result<(), StoreError> {
-    insert_action(pool, game_id, a).await
+    insert_action(pool, game_id, a, false).await
+}
+
+/// Stores `a` unless `(game, seq)` is taken, then checks that what is stored
+/// there is `a` (an append that timed out may have committed meanwhile).
+pub(crate) async fn ensure_action(
+    conn: &mut PgConnection,
+    game_id: Uuid,
+    a: &RecordedAction,
+) -> Result<(), StoreError> {
+    insert_action(&mut *conn, game_id, a, true).await?;
+    let row = sqlx::query(
+        "SELECT seat, action::text AS action, outcome::text AS outcome, stand_in \
+         FROM game_actions WHERE game_id = $1 AND seq = $2",
+    )
+    .bind(game_id)
+    .bind(seq_of(a)?)
+    .fetch_optional(&mut *conn)
+    .await?
+    .ok_or_else(|| StoreError::Corrupt(format!("seq {} vanished from {game_id}", a.seq)))?;
+    let stored = StoredAction {
+        seat: i64::from(row.try_get::<i16, _>("seat")?),
+        action: row.try_get("action")?,
+        outcome: row.try_get("outcome")?,
+        stand_in: row.try_get("stand_in")?,
+    };
+    stored.check_is(game_id, a)
+}
+
+fn seq_of(a: &RecordedAction) -> Result<i64, StoreError> {
+    i64::try_from(a.seq).map_err(|_| StoreError::Invalid(format!("seq {} is too large", a.seq)))
 }
 
 /// Several actions in one statement (so one transaction): all are stored or
 /// none. One multi-row INSERT over arrays instead of one INSERT per action:
 /// the group-commit writer is serial, and per-row round trips were what
 /// limited it at thousands of actions per second.
-pub(crate) async fn append_batch(
-    pool: &PgPool,
+pub(crate) async fn append_batch<'e, E: sqlx::Executor<'e, Database = sqlx::Postgres>>(
+    ex: E,
     batch: &[(Uuid, RecordedAction)],
 ) -> Result<(), StoreError> {
     let n = batch.len();
     if n == 0 {
         return Ok(());
+    }
+    if let [(game_id, a)] = batch {
+        return insert_action(ex, *game_id, a, false).await;
     }
     let (mut games, mut seqs, mut seats) = (
         Vec::with_capacity(n),
@@ -110,7 +151,7 @@ pub(crate) async fn append_batch(
     .bind(outcomes)
     .bind(times)
     .bind(stand_ins)
-    .execute(pool)
+    .execute(ex)
     .await
     .map_err(|e| {
         // Name the taken (game, seq) from the server's detail when it gives
@@ -133,37 +174,42 @@ fn taken_key(e: &sqlx::Error) -> Option<(Uuid, u64)> {
     Some((Uuid::parse_str(game).ok()?, seq.parse().ok()?))
 }
 
+/// One INSERT; with `if_absent` a taken `(game, seq)` is no error.
 async fn insert_action<'e, E: sqlx::Executor<'e, Database = sqlx::Postgres>>(
     ex: E,
     game_id: Uuid,
     a: &RecordedAction,
+    if_absent: bool,
 ) -> Result<(), StoreError> {
-    let seq = i64::try_from(a.seq)
-        .map_err(|_| StoreError::Invalid(format!("seq {} is too large", a.seq)))?;
+    let seq = seq_of(a)?;
     let time = parse_time(&a.time).map_err(StoreError::Invalid)?;
-    sqlx::query(
+    let sql = if if_absent {
         "INSERT INTO game_actions (game_id, seq, seat, action, outcome, time, stand_in) \
-         VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7)",
-    )
-    .bind(game_id)
-    .bind(seq)
-    .bind(i16::from(a.seat.0))
-    .bind(json_text(&a.action)?)
-    .bind(json_text(&a.outcome)?)
-    .bind(time)
-    .bind(a.stand_in)
-    .execute(ex)
-    .await
-    .map_err(|e| {
-        classify_insert(
-            e,
-            StoreError::DuplicateSeq {
+         VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7) ON CONFLICT (game_id, seq) DO NOTHING"
+    } else {
+        "INSERT INTO game_actions (game_id, seq, seat, action, outcome, time, stand_in) \
+         VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7)"
+    };
+    sqlx::query(sql)
+        .bind(game_id)
+        .bind(seq)
+        .bind(i16::from(a.seat.0))
+        .bind(json_text(&a.action)?)
+        .bind(json_text(&a.outcome)?)
+        .bind(time)
+        .bind(a.stand_in)
+        .execute(ex)
+        .await
+        .map_err(|e| {
+            classify_insert(
+                e,
+                StoreError::DuplicateSeq {
+                    game_id,
+                    seq: a.seq,
+                },
                 game_id,
-                seq: a.seq,
-            },
-            game_id,
-        )
-    })?;
+            )
+        })?;
     Ok(())
 }
 

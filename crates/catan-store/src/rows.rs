@@ -148,3 +148,38 @@ pub(crate) fn name_needle(filter: Option<&str>) -> Option<String> {
     // Names are stored one per line: a needle may not span two of them.
     Some(f.to_lowercase().replace('\n', " "))
 }
+
+/// The columns of a stored action that say what was done (not when).
+pub(crate) struct StoredAction {
+    pub seat: i64,
+    pub action: String,
+    pub outcome: String,
+    pub stand_in: bool,
+}
+
+impl StoredAction {
+    /// `Ok` if this row records `a`; [`StoreError::Conflict`] if it records
+    /// something else. JSON is compared as values, since PostgreSQL's JSONB
+    /// does not keep the text (key order, spaces) it was given.
+    pub(crate) fn check_is(&self, game_id: Uuid, a: &RecordedAction) -> Result<(), StoreError> {
+        let parse = |text: &str| {
+            serde_json::from_str::<serde_json::Value>(text)
+                .map_err(|e| StoreError::Corrupt(format!("stored action JSON: {e}")))
+        };
+        let want = |v: serde_json::Result<serde_json::Value>| {
+            v.map_err(|e| StoreError::Invalid(format!("action JSON: {e}")))
+        };
+        let same = self.seat == i64::from(a.seat.0)
+            && self.stand_in == a.stand_in
+            && parse(&self.action)? == want(serde_json::to_value(a.action))?
+            && parse(&self.outcome)? == want(serde_json::to_value(a.outcome))?;
+        if same {
+            Ok(())
+        } else {
+            Err(StoreError::Conflict {
+                game_id,
+                seq: a.seq,
+            })
+        }
+    }
+}

@@ -1,15 +1,18 @@
 //! The embedded SQLite backend (migrations/sqlite): TEXT for UUIDs, JSON and
 //! times; WAL journal with `synchronous=FULL` so that an acknowledged write
-//! survives a crash or power loss.
+//! survives a crash or power loss. The configured statement timeout is the
+//! busy timeout: how long a write waits for another connection's lock before
+//! it fails (definitely, nothing written).
 
+use crate::StoreOptions;
 use crate::error::{StoreError, classify_insert};
 use crate::model::{NewGame, StoredSeat, format_time, parse_time, player_names};
-use crate::rows::{ActionRow, GameRow};
+use crate::rows::{ActionRow, GameRow, StoredAction};
 use catan_core::record::{GameResult, GameStatus, RecordedAction};
 use chrono::{DateTime, Utc};
 use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow,
-    SqliteSynchronous,
+    SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
+    SqliteRow, SqliteSynchronous,
 };
 use sqlx::{Row, migrate::Migrator};
 use std::str::FromStr;
@@ -23,7 +26,7 @@ const GAME_COLUMNS: &str = "id, created, options, rules_version, seed_commitment
 
 /// Opens (creating if needed) the database at `url` (`sqlite:...` URL or a
 /// plain file path) and applies the migrations.
-pub(crate) async fn connect(url: &str) -> Result<SqlitePool, StoreError> {
+pub(crate) async fn connect(url: &str, store: &StoreOptions) -> Result<SqlitePool, StoreError> {
     let mut opts = if url.starts_with("sqlite:") {
         let o = SqliteConnectOptions::from_str(url)?;
         // A URL without an explicit mode opens read-write and creates the
@@ -41,7 +44,7 @@ pub(crate) async fn connect(url: &str) -> Result<SqlitePool, StoreError> {
     let memory = url.contains(":memory:") || url.contains("mode=memory");
     opts = opts
         .foreign_keys(true)
-        .busy_timeout(Duration::from_secs(5))
+        .busy_timeout(store.statement_timeout)
         .synchronous(SqliteSynchronous::Full);
     if !memory {
         opts = opts.journal_mode(SqliteJournalMode::Wal);
@@ -60,7 +63,7 @@ pub(crate) async fn connect(url: &str) -> Result<SqlitePool, StoreError> {
         } else {
             Some(Duration::from_secs(1800))
         })
-        .acquire_timeout(Duration::from_secs(5))
+        .acquire_timeout(store.acquire_timeout)
         .connect_with(opts)
         .await?;
     MIGRATOR.run(&pool).await?;
@@ -100,7 +103,7 @@ pub(crate) async fn append_action(
     game_id: Uuid,
     a: &RecordedAction,
 ) -> Result<(), StoreError> {
-    insert_action(pool, game_id, a).await
+    insert_action(pool, game_id, a, false).await
 }
 
 /// Several actions in one transaction: all are stored or none.
@@ -108,45 +111,90 @@ pub(crate) async fn append_batch(
     pool: &SqlitePool,
     batch: &[(Uuid, RecordedAction)],
 ) -> Result<(), StoreError> {
-    let mut tx = pool.begin().await?;
+    let mut conn = pool.acquire().await?;
+    append_batch_on(&mut conn, batch).await
+}
+
+/// [`append_batch`] on a connection the caller holds.
+pub(crate) async fn append_batch_on(
+    conn: &mut SqliteConnection,
+    batch: &[(Uuid, RecordedAction)],
+) -> Result<(), StoreError> {
+    if let [(game_id, a)] = batch {
+        return insert_action(conn, *game_id, a, false).await;
+    }
+    let mut tx = sqlx::Connection::begin(conn).await?;
     for (game_id, a) in batch {
-        insert_action(&mut *tx, *game_id, a).await?;
+        insert_action(&mut *tx, *game_id, a, false).await?;
     }
     tx.commit().await?;
     Ok(())
+}
+
+/// Stores `a` unless `(game, seq)` is taken, then checks that what is stored
+/// there is `a` (an append that timed out may have committed meanwhile).
+pub(crate) async fn ensure_action(
+    conn: &mut SqliteConnection,
+    game_id: Uuid,
+    a: &RecordedAction,
+) -> Result<(), StoreError> {
+    insert_action(&mut *conn, game_id, a, true).await?;
+    let seq = i64::try_from(a.seq)
+        .map_err(|_| StoreError::Invalid(format!("seq {} is too large", a.seq)))?;
+    let row = sqlx::query(
+        "SELECT seat, action, outcome, stand_in FROM game_actions WHERE game_id = ?1 AND seq = ?2",
+    )
+    .bind(game_id.to_string())
+    .bind(seq)
+    .fetch_optional(&mut *conn)
+    .await?
+    .ok_or_else(|| StoreError::Corrupt(format!("seq {} vanished from {game_id}", a.seq)))?;
+    let stored = StoredAction {
+        seat: row.try_get("seat")?,
+        action: row.try_get("action")?,
+        outcome: row.try_get("outcome")?,
+        stand_in: row.try_get("stand_in")?,
+    };
+    stored.check_is(game_id, a)
 }
 
 async fn insert_action<'e, E: sqlx::Executor<'e, Database = sqlx::Sqlite>>(
     ex: E,
     game_id: Uuid,
     a: &RecordedAction,
+    if_absent: bool,
 ) -> Result<(), StoreError> {
     let seq = i64::try_from(a.seq)
         .map_err(|_| StoreError::Invalid(format!("seq {} is too large", a.seq)))?;
     let time = parse_time(&a.time).map_err(StoreError::Invalid)?;
-    sqlx::query(
+    // OR IGNORE skips only the taken key here: foreign keys still fail.
+    let sql = if if_absent {
+        "INSERT OR IGNORE INTO game_actions (game_id, seq, seat, action, outcome, time, stand_in) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+    } else {
         "INSERT INTO game_actions (game_id, seq, seat, action, outcome, time, stand_in) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-    )
-    .bind(game_id.to_string())
-    .bind(seq)
-    .bind(i64::from(a.seat.0))
-    .bind(json_text(&a.action)?)
-    .bind(json_text(&a.outcome)?)
-    .bind(format_time(time))
-    .bind(a.stand_in)
-    .execute(ex)
-    .await
-    .map_err(|e| {
-        classify_insert(
-            e,
-            StoreError::DuplicateSeq {
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+    };
+    sqlx::query(sql)
+        .bind(game_id.to_string())
+        .bind(seq)
+        .bind(i64::from(a.seat.0))
+        .bind(json_text(&a.action)?)
+        .bind(json_text(&a.outcome)?)
+        .bind(format_time(time))
+        .bind(a.stand_in)
+        .execute(ex)
+        .await
+        .map_err(|e| {
+            classify_insert(
+                e,
+                StoreError::DuplicateSeq {
+                    game_id,
+                    seq: a.seq,
+                },
                 game_id,
-                seq: a.seq,
-            },
-            game_id,
-        )
-    })?;
+            )
+        })?;
     Ok(())
 }
 

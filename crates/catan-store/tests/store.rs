@@ -8,7 +8,9 @@ use catan_core::record::{
     GameResult, GameStatus, OpenerRoll, RULES_VERSION, RecordedAction, replay, verify,
 };
 use catan_core::{Action, Game, GameOptions, Seat};
-use catan_store::{GroupCommit, NewGame, Store, StoreError, StoredSeat, format_time, hash_token};
+use catan_store::{
+    GroupCommit, GroupCommitConfig, NewGame, Store, StoreError, StoredSeat, format_time, hash_token,
+};
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -445,7 +447,14 @@ async fn finishing_needs_an_over_status_and_a_known_game(store: &Store) {
 }
 
 async fn group_commit_stores_every_action_and_isolates_a_duplicate(store: &Store) {
-    let batcher = GroupCommit::spawn(store.clone(), 16, 64);
+    let batcher = GroupCommit::spawn(
+        store.clone(),
+        GroupCommitConfig {
+            max_batch: 16,
+            queue: 64,
+            ..GroupCommitConfig::default()
+        },
+    );
     let mut games = Vec::new();
     for i in 0..5 {
         let g = new_game(t(i), &["Ann", "Ben", "Bot"], 400 + i as u64);
@@ -501,6 +510,44 @@ async fn group_commit_stores_every_action_and_isolates_a_duplicate(store: &Store
     assert_eq!(n, 30);
 }
 
+async fn ensure_action_writes_once_and_refuses_a_different_action(store: &Store) {
+    let g = new_game(t(0), &["Ann", "Ben", "Bot"], 500);
+    store.create_game(&g).await.unwrap();
+    let deadline = std::time::Duration::from_secs(5);
+    // Absent: written. Present and equal: nothing to do.
+    store
+        .ensure_action(g.id, &action(1, t(1)), deadline)
+        .await
+        .unwrap();
+    store.append_action(g.id, &action(2, t(2))).await.unwrap();
+    store
+        .ensure_action(g.id, &action(2, t(9)), deadline)
+        .await
+        .unwrap();
+    // Present and different (another seat, action or outcome): a conflict,
+    // and the stored action stays.
+    let mut other = action(2, t(2));
+    other.action = Action::EndTurn;
+    match store.ensure_action(g.id, &other, deadline).await {
+        Err(StoreError::Conflict { game_id, seq }) => assert_eq!((game_id, seq), (g.id, 2)),
+        r => panic!("expected a conflict, got {r:?}"),
+    }
+    let mut other = action(2, t(2));
+    other.outcome.dice = Some([6, 6]);
+    assert!(matches!(
+        store.ensure_action(g.id, &other, deadline).await,
+        Err(StoreError::Conflict { .. })
+    ));
+    assert!(matches!(
+        store
+            .ensure_action(Uuid::new_v4(), &action(1, t(1)), deadline)
+            .await,
+        Err(StoreError::UnknownGame(_))
+    ));
+    let stored = store.load_game(g.id).await.unwrap().unwrap().record.actions;
+    assert_eq!(stored, vec![action(1, t(1)), action(2, t(2))]);
+}
+
 macro_rules! suite {
     ($($name:ident),* $(,)?) => {
         mod postgres {
@@ -540,6 +587,7 @@ suite!(
     concurrent_appends_to_many_games_all_land,
     finishing_needs_an_over_status_and_a_known_game,
     group_commit_stores_every_action_and_isolates_a_duplicate,
+    ensure_action_writes_once_and_refuses_a_different_action,
 );
 
 #[test]

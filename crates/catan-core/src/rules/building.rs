@@ -2,11 +2,11 @@
 //! cards (R4, R12-R15, R21-R25, R31).
 
 use crate::error::ActionError;
+use crate::error::refuse;
 use crate::event::Event;
 use crate::game::wrong_phase;
 use crate::geometry::{bits64, bits128, geo};
 use crate::ids::{EdgeId, Seat, VertexId};
-use crate::error::refuse;
 use crate::resource::{DevCard, Resource, ResourceSet};
 use crate::state::{Game, Phase};
 

@@ -3,11 +3,11 @@
 
 use crate::action::{EdgeList, ResourceList};
 use crate::error::ActionError;
+use crate::error::refuse;
 use crate::event::Event;
 use crate::game::wrong_phase;
 use crate::ids::{HexId, Seat};
 use crate::per_seat::PerSeat;
-use crate::error::refuse;
 use crate::resource::{DevCard, Resource, ResourceSet};
 use crate::state::{Game, Phase};
 

@@ -2,11 +2,11 @@
 //! stealing (R17-R19, R35, V2).
 
 use crate::error::ActionError;
+use crate::error::refuse;
 use crate::event::Event;
 use crate::game::wrong_phase;
 use crate::geometry::geo;
 use crate::ids::{HexId, Seat};
-use crate::error::refuse;
 use crate::resource::{Resource, ResourceSet};
 use crate::state::{Game, Phase};
 use rand::Rng;

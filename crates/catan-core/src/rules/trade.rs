@@ -2,9 +2,9 @@
 
 use crate::action::SeatSet;
 use crate::error::ActionError;
+use crate::error::refuse;
 use crate::event::{Event, Offer};
 use crate::ids::{OfferId, Seat};
-use crate::error::refuse;
 use crate::resource::{Resource, ResourceSet};
 use crate::state::{GENERIC_HARBOUR, Game, Phase};
 

@@ -6,11 +6,12 @@
 //! bot and stand-in scheduling in `bots`.
 
 use super::conns::Conns;
-use super::info::{LobbyInfo, LobbySettings, LobbyStatus, SeatInfo, SeatKind};
+use super::env::LobbyEnv;
+use super::info::{LobbyInfo, LobbyStatus, SeatInfo, SeatKind};
 use super::{CloseReason, Command, ConnectRequest, LOBBY_QUEUE, LobbyHandle};
 use crate::error::{Code, Refusal};
 use crate::protocol::{PROTOCOL_VERSION, SeatPresence, ServerMsg};
-use crate::registry::Registry;
+use crate::settings::LobbySettings;
 use crate::token::TokenHash;
 use catan_bots::{Bot, BotKind};
 use catan_core::record::{SeedReveal, commitment};
@@ -63,7 +64,7 @@ pub struct LobbyActor {
     pub(super) seats: Vec<Slot>,
     pub(super) run: Option<Running>,
     pub(super) conns: Conns,
-    pub(super) registry: Registry,
+    pub(super) env: LobbyEnv,
     pub(super) info_slot: Arc<RwLock<LobbyInfo>>,
     /// Randomness for stand-ins and bot seeds (never the game's own RNG).
     pub(super) rng: ChaCha8Rng,
@@ -79,6 +80,8 @@ pub struct LobbyActor {
     pub(super) thinking: super::think::Thinking,
     /// Every step of the running game, for viewers who (re)connect.
     pub(super) history: super::history::History,
+    /// An action whose append is in doubt, being settled (`settle`).
+    pub(super) settling: super::settle::Settling,
     rx: mpsc::Receiver<Command>,
 }
 
@@ -88,7 +91,7 @@ impl LobbyActor {
         id: Uuid,
         settings: LobbySettings,
         host: TokenHash,
-        registry: Registry,
+        env: LobbyEnv,
     ) -> (LobbyActor, LobbyHandle) {
         let (tx, rx) = mpsc::channel(LOBBY_QUEUE);
         let seats = (0..settings.options.players).map(|_| Slot::Empty).collect();
@@ -99,7 +102,7 @@ impl LobbyActor {
             seats,
             run: None,
             conns: Conns::default(),
-            registry,
+            env,
             info_slot: Arc::new(RwLock::new(placeholder_info(id))),
             rng: ChaCha8Rng::from_rng(&mut rand::rng()),
             idle_since: Some(Instant::now()),
@@ -108,6 +111,7 @@ impl LobbyActor {
             offer_clock: Default::default(),
             thinking: Default::default(),
             history: Default::default(),
+            settling: Default::default(),
             rx,
         };
         actor.publish();
@@ -131,6 +135,7 @@ impl LobbyActor {
                     None => break,
                 },
                 Some(d) = self.thinking.next() => self.on_decision(d).await,
+                Some(s) = self.settling.next() => self.on_settled(s).await,
                 _ = sleep_until(deadline) => self.on_timer().await,
             }
             if self.expired(Instant::now()) {
@@ -199,8 +204,13 @@ impl LobbyActor {
     }
 
     fn expired(&self, now: Instant) -> bool {
+        // A lobby with an action in doubt stays until it is settled: resumed
+        // from the log meanwhile, it could write the same seq differently.
+        if self.settling.busy() {
+            return false;
+        }
         match self.idle_since {
-            Some(t) => now.saturating_duration_since(t) >= self.registry.config().lobby_idle(),
+            Some(t) => now.saturating_duration_since(t) >= self.env.config().lobby_idle(),
             None => false,
         }
     }
@@ -210,7 +220,7 @@ impl LobbyActor {
     /// and resumed from its log when someone comes back; see
     /// `persist::resume_on_demand`).
     pub(super) fn update_idle(&mut self) {
-        let unloadable = self.status() != LobbyStatus::Playing || self.registry.journal().durable();
+        let unloadable = self.status() != LobbyStatus::Playing || self.env.journal().durable();
         let idle = self.conns.is_empty() && unloadable;
         match (idle, self.idle_since) {
             (true, None) => self.idle_since = Some(Instant::now()),
@@ -260,7 +270,7 @@ impl LobbyActor {
             options: self.settings.options,
             turn_timer: self.settings.turn_timer,
             bot_delay_ms: self.settings.bot_delay_ms,
-            bot_offer_wait_ms: self.registry.config().bot_offer_wait_ms,
+            bot_offer_wait_ms: self.env.config().bot_offer_wait_ms,
             seats_taken: seats.iter().filter(|s| s.kind != SeatKind::Empty).count(),
             seats,
             spectators: self.conns.spectators(),
@@ -350,7 +360,7 @@ impl LobbyActor {
                 Viewer::Seat(seat)
             }
             None => {
-                if self.conns.spectators() >= self.registry.config().max_spectators {
+                if self.conns.spectators() >= self.env.config().max_spectators {
                     return Err(Refusal::new(
                         Code::SpectatorsFull,
                         "this lobby has as many spectators as it allows",

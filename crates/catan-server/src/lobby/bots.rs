@@ -7,7 +7,8 @@
 use super::actor::{LobbyActor, Slot};
 use super::play::Actor;
 use crate::error::Code;
-use crate::standin::{seats_to_act, stand_in_action};
+use catan_bots::stand_in_action;
+use catan_core::playout::seats_to_act;
 use catan_core::{Action, Phase, Seat, Viewer};
 use rand::Rng;
 use std::time::Duration;
@@ -86,7 +87,7 @@ impl LobbyActor {
         let slow = timer
             .enabled
             .then(|| run.step_started + Duration::from_secs(timer.seconds as u64));
-        let grace = self.registry.config().turn_grace();
+        let grace = self.env.config().turn_grace();
         // Once the grace has run out, one stand-in step per `pace` at most:
         // a table of absent players is played at a human speed, not in a
         // tight loop that fills the journal.
@@ -117,7 +118,7 @@ impl LobbyActor {
             due = Some(d.max(b));
         }
         if let Some(idle) = self.idle_since {
-            let t = idle + self.registry.config().lobby_idle();
+            let t = idle + self.env.config().lobby_idle();
             due = Some(due.map_or(t, |d| d.min(t)));
         }
         due
@@ -208,7 +209,13 @@ impl LobbyActor {
 
     async fn stand_in(&mut self, seat: Seat) {
         let Some(run) = &self.run else { return };
-        let Some(action) = stand_in_action(&run.game, seat, &mut self.rng) else {
+        if !seats_to_act(&run.game).contains(&seat) {
+            return;
+        }
+        // The stand-in sees what the seat's bot would: its view, its legal actions.
+        let view = run.game.view(Viewer::Seat(seat));
+        let legal = run.game.legal_actions(seat);
+        let Some(action) = stand_in_action(&view, &legal, &mut self.rng) else {
             return;
         };
         if let Err(e) = self.perform(seat, action, Actor::StandIn, None).await {

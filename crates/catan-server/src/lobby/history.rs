@@ -7,7 +7,7 @@ use catan_core::{Event, Seat, Viewer};
 use serde::{Deserialize, Serialize};
 
 /// One step of the game as a viewer may know it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HistoryStep {
     /// The version after this step (0: the start of the game).
     pub version: u64,

@@ -2,10 +2,11 @@
 
 use super::CloseReason;
 use super::actor::{BotSeat, Human, LobbyActor, Running, Slot};
-use super::info::{LobbyInfo, LobbyStatus, clean_name};
+use super::info::{LobbyInfo, LobbyStatus};
 use super::think::server_bot;
 use crate::error::{Code, Refusal};
 use crate::journal::{GameStart, SeatOccupant, SeatRecord};
+use crate::settings::clean_name;
 use crate::token::TokenHash;
 use catan_bots::BotKind;
 use catan_core::record::{SeedReveal, random_salt};
@@ -106,7 +107,7 @@ impl LobbyActor {
                         bot: BotKind::Normal,
                     },
                 };
-                let journal = self.registry.journal();
+                let journal = self.env.journal();
                 if let Err(e) = journal.seat_changed(self.id, &record).await {
                     tracing::warn!(error = %e, "journal refused a seat change");
                     return Err(storage_unavailable());
@@ -115,7 +116,7 @@ impl LobbyActor {
                 self.seats[seat.index()] = Slot::Bot(BotSeat {
                     name,
                     kind: BotKind::Normal,
-                    bot: server_bot(BotKind::Normal, seed, self.registry.config()),
+                    bot: server_bot(BotKind::Normal, seed, self.env.config()),
                 });
             }
             LobbyStatus::Finished => {
@@ -149,7 +150,7 @@ impl LobbyActor {
         self.seats[seat.index()] = Slot::Bot(BotSeat {
             name: bot_name(kind, seat),
             kind,
-            bot: server_bot(kind, seed, self.registry.config()),
+            bot: server_bot(kind, seed, self.env.config()),
         });
         self.lobby_changed();
         // A bot is always present: say so, as a joining person's socket would.
@@ -222,7 +223,7 @@ impl LobbyActor {
             salt: salt.clone(),
             seats: self.seat_records(),
         };
-        let journal = self.registry.journal();
+        let journal = self.env.journal();
         if let Err(e) = journal.game_started(&start).await {
             tracing::warn!(error = %e, "journal refused the game start");
             return Err(storage_unavailable());

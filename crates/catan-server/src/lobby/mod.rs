@@ -7,12 +7,14 @@
 pub mod actor;
 mod bots;
 mod conns;
+pub mod env;
 pub mod history;
 pub mod info;
 mod manage;
 mod offer_wait;
 mod play;
 pub mod resume;
+mod settle;
 mod think;
 
 use crate::error::{Code, Refusal};

@@ -58,7 +58,7 @@ impl LobbyActor {
         if game.offers.iter().any(|o| o.counter && o.to.contains(seat)) {
             return None;
         }
-        let wait = Duration::from_millis(self.registry.config().bot_offer_wait_ms);
+        let wait = Duration::from_millis(self.env.config().bot_offer_wait_ms);
         game.offers
             .iter()
             .filter(|o| o.maker == seat && !o.counter)

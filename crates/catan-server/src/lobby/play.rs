@@ -4,6 +4,7 @@
 use super::ConnId;
 use super::actor::{LobbyActor, Slot};
 use super::manage::storage_unavailable;
+use super::settle::InDoubt;
 use crate::config::MAX_CHAT_CHARS;
 use crate::error::{Code, Refusal};
 use crate::journal::{GameResult, JournalEntry};
@@ -95,7 +96,7 @@ impl LobbyActor {
             ));
         };
         let text = text.trim();
-        if self.registry.config().panic_on_chat.as_deref() == Some(text) {
+        if self.env.config().panic_on_chat.as_deref() == Some(text) {
             panic!("fault injection: chat line {text:?}");
         }
         if text.is_empty() {
@@ -180,7 +181,8 @@ impl LobbyActor {
 
     /// Applies `action` for `seat` on a copy of the game, journals it, and
     /// only then makes it the game and tells everyone. `ack` gets
-    /// `accepted` before the update.
+    /// `accepted` before the update. While an earlier action is in doubt
+    /// (`settle`) every action is refused.
     pub(super) async fn perform(
         &mut self,
         seat: Seat,
@@ -188,6 +190,13 @@ impl LobbyActor {
         by: Actor,
         ack: Option<(ConnId, &str)>,
     ) -> Result<u64, Refusal> {
+        if self.settling.busy() {
+            return Err(Refusal::new(
+                Code::StorageUnavailable,
+                "the game is waiting for the database to confirm its last action; \
+                 nothing changed, try again shortly",
+            ));
+        }
         let Some(run) = self.run.as_mut() else {
             return Err(Refusal::new(
                 Code::GameNotStarted,
@@ -205,42 +214,80 @@ impl LobbyActor {
             stand_in: by == Actor::StandIn,
             bot: by == Actor::Bot,
         };
-        let journal = self.registry.journal();
+        let journal = self.env.journal();
         let began = std::time::Instant::now();
         let appended = journal.append(&entry).await;
         let m = metrics();
         m.appended(began.elapsed());
-        if let Err(e) = appended {
-            m.journal_failures.inc();
-            tracing::warn!(error = %e, seq = entry.seq, "journal refused an action");
-            return Err(storage_unavailable());
+        match appended {
+            Ok(()) => {}
+            Err(e) if e.in_doubt => {
+                m.journal_failures.inc();
+                let seq = entry.seq;
+                self.settle_later(InDoubt {
+                    entry,
+                    seat,
+                    by,
+                    next,
+                    events,
+                });
+                tracing::warn!(error = %e, seq, "journal did not confirm an action in time");
+                return Err(Refusal::new(
+                    Code::StorageUnavailable,
+                    "the database did not confirm the action in time; the game is unchanged \
+                     for now, and applies the action later (an update) if the database \
+                     turns out to have stored it",
+                ));
+            }
+            Err(e) => {
+                m.journal_failures.inc();
+                tracing::warn!(error = %e, seq = entry.seq, "journal refused an action");
+                return Err(storage_unavailable());
+            }
         }
-        m.actions
-            .get_or_create(&ActorLabels { by: by.label() })
-            .inc();
-        run.game = next;
-        run.version = entry.seq;
-        run.step_started = Instant::now();
-        let version = run.version;
-        let finished = run.game.phase == Phase::Finished;
         if by == Actor::StandIn {
             tracing::info!(seat = seat.0, action = action.kind(), "stand-in acted");
         }
+        Ok(self.adopt(seat, by, entry.seq, next, &events, ack).await)
+    }
+
+    /// Makes a recorded action the game (`next`, at version `seq`) and tells
+    /// everyone; `ack` gets `accepted` first.
+    pub(super) async fn adopt(
+        &mut self,
+        seat: Seat,
+        by: Actor,
+        seq: u64,
+        next: catan_core::Game,
+        events: &[Event],
+        ack: Option<(ConnId, &str)>,
+    ) -> u64 {
+        metrics()
+            .actions
+            .get_or_create(&ActorLabels { by: by.label() })
+            .inc();
+        let Some(run) = self.run.as_mut() else {
+            return seq;
+        };
+        run.game = next;
+        run.version = seq;
+        run.step_started = Instant::now();
+        let finished = run.game.phase == Phase::Finished;
         if let Some((conn, id)) = ack {
             self.conns.reply(
                 conn,
                 &ServerMsg::Accepted {
                     id: id.to_string(),
-                    version,
+                    version: seq,
                 },
             );
         }
-        self.broadcast_update(Some(seat), by == Actor::StandIn, &events);
+        self.broadcast_update(Some(seat), by == Actor::StandIn, events);
         if finished {
             self.finish().await;
         }
         self.schedule_bots();
-        Ok(version)
+        seq
     }
 
     async fn finish(&mut self) {
@@ -251,7 +298,7 @@ impl LobbyActor {
             version: run.version,
         };
         tracing::info!(winner = ?result.winner, version = result.version, "game over");
-        let journal = self.registry.journal();
+        let journal = self.env.journal();
         if let Err(e) = journal.game_finished(&result).await {
             // The actions are all recorded; the end can be derived by replay.
             tracing::warn!(error = %e, "journal refused the game result");

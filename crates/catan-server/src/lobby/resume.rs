@@ -3,9 +3,9 @@
 
 use super::LobbyHandle;
 use super::actor::{BotSeat, Human, LobbyActor, Running, Slot};
+use super::env::LobbyEnv;
 use super::think::server_bot;
 use crate::journal::{GameRecord, SeatOccupant};
-use crate::registry::Registry;
 use crate::token::{Token, TokenHash};
 use catan_core::Game;
 use catan_core::record::SeedReveal;
@@ -23,7 +23,7 @@ impl LobbyActor {
     /// reconnect with their seat tokens.
     pub fn resume(
         record: &GameRecord,
-        registry: Registry,
+        env: LobbyEnv,
     ) -> Result<(LobbyActor, LobbyHandle), ResumeError> {
         let start = &record.start;
         let (mut game, opening) = Game::new(start.settings.options, start.seed)
@@ -48,7 +48,7 @@ impl LobbyActor {
         // An unknowable host: nobody holds a token hashing to this.
         let host: TokenHash = Token::generate().hash();
         let (mut actor, handle) =
-            LobbyActor::new(start.lobby_id, start.settings.clone(), host, registry);
+            LobbyActor::new(start.lobby_id, start.settings.clone(), host, env);
         for s in &start.seats {
             let slot = match &s.occupant {
                 SeatOccupant::Human { name, token_hash } => Slot::Human(Human {
@@ -60,7 +60,7 @@ impl LobbyActor {
                 SeatOccupant::Bot { name, bot } => Slot::Bot(BotSeat {
                     name: name.clone(),
                     kind: *bot,
-                    bot: server_bot(*bot, actor.rng.random(), actor.registry.config()),
+                    bot: server_bot(*bot, actor.rng.random(), actor.env.config()),
                 }),
             };
             let Some(target) = actor.seats.get_mut(s.seat.index()) else {

@@ -135,7 +135,7 @@ impl LobbyActor {
         if self.thinking.busy == Some((d.seat, d.version)) {
             self.thinking.busy = None;
         }
-        let config = self.registry.config().clone();
+        let config = self.env.config().clone();
         if let Some(Slot::Bot(b)) = self.seats.get_mut(d.seat.index()) {
             b.bot = match d.bot {
                 Some(bot) => bot,

@@ -3,7 +3,7 @@
 //! stored game back into the record `LobbyActor::resume` rebuilds from.
 
 use crate::journal::{GameRecord, GameStart, JournalEntry, SeatOccupant, SeatRecord};
-use crate::lobby::info::{LobbySettings, TurnTimer};
+use crate::settings::{LobbySettings, TurnTimer};
 use catan_bots::BotKind;
 use catan_core::Game;
 use catan_core::Seat;

@@ -8,6 +8,7 @@
 //! needs nothing installed.
 
 mod convert;
+mod read;
 pub mod recovery;
 pub mod saved;
 pub mod steps;
@@ -104,7 +105,7 @@ pub async fn open_store(config: &Config) -> Result<Store, OpenError> {
             path.to_string_lossy().into_owned()
         }
     };
-    Store::connect(&target)
+    Store::connect_with(&target, &config.store_options())
         .await
         .map_err(|source| OpenError::Store {
             location: location.describe(),
@@ -130,7 +131,7 @@ pub async fn persistent_state(config: Config) -> Result<(AppState, RecoveryRepor
     let location = database_location(&config);
     let store = open_store(&config).await?;
     tracing::info!(database = %location.describe(), backend = ?store.backend(), "game store open");
-    let journal = Arc::new(StoreJournal::new(store.clone()));
+    let journal = Arc::new(StoreJournal::new(store.clone(), config.journal_deadline()));
     let state = AppState::new(config, journal).with_store(store.clone());
     let report = recover(&state.registry, &store).await?;
     tracing::info!(

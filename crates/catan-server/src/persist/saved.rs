@@ -9,6 +9,7 @@
 //! played is served without them and without the outcomes of random steps
 //! (drawn cards, stolen resources), which would give hidden hands away.
 
+use super::read::{store, store_for, store_refusal};
 use crate::error::{Code, Refusal};
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
@@ -16,7 +17,7 @@ use axum::extract::{Path, Query, State};
 use axum::routing::get;
 use axum::{Json, Router};
 use catan_core::record::{GameRecord, Outcome};
-use catan_store::{GamePage, Store, StoreError};
+use catan_store::GamePage;
 use serde::Deserialize;
 use uuid::Uuid;
 
@@ -32,7 +33,7 @@ pub fn routes() -> Router<AppState> {
 }
 
 /// Query of `GET /api/games`.
-#[derive(Deserialize, Debug, Default)]
+#[derive(Deserialize, Debug, Default, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ListQuery {
     /// Page number from 1.
@@ -41,28 +42,6 @@ pub struct ListQuery {
     per_page: Option<u32>,
     /// Keep games with a seat whose name contains this (case-insensitive).
     player: Option<String>,
-}
-
-fn store(st: &AppState) -> Result<&Store, Refusal> {
-    st.store.as_ref().ok_or_else(|| {
-        Refusal::new(
-            Code::StorageUnavailable,
-            "this server keeps no saved games (it runs without a database)",
-        )
-    })
-}
-
-fn store_refusal(e: StoreError) -> Refusal {
-    if e.is_unavailable() {
-        tracing::warn!(error = %e, "saved games: database unavailable");
-        Refusal::new(
-            Code::StorageUnavailable,
-            "saved games cannot be read right now; try again",
-        )
-    } else {
-        tracing::error!(error = %e, "saved games: store error");
-        Refusal::new(Code::Internal, "saved games cannot be read")
-    }
 }
 
 /// Lists finished games, newest first.
@@ -91,11 +70,6 @@ pub async fn list(
         .await
         .map_err(store_refusal)?;
     Ok(Json(found))
-}
-
-/// One game's public record from the store, if it exists.
-pub async fn store_for(st: &AppState, id: Uuid) -> Result<Option<GameRecord>, Refusal> {
-    store(st)?.get_record(id).await.map_err(store_refusal)
 }
 
 /// One game's record.

@@ -6,8 +6,8 @@
 //! step, the action, its unredacted events and the full view after it.
 //! Only finished games qualify: a review may show everything (R48).
 
+use super::read::store_for;
 use crate::error::{Code, Refusal};
-use crate::persist::saved::store_for;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
@@ -21,7 +21,7 @@ use uuid::Uuid;
 pub const MAX_STEPS: u64 = 100;
 
 /// Query of the steps endpoint: an inclusive range of positions.
-#[derive(Deserialize, Debug, Default)]
+#[derive(Deserialize, Debug, Default, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StepsQuery {
     /// First position (0 = before any action).
@@ -31,7 +31,7 @@ pub struct StepsQuery {
 }
 
 /// One position of the replay.
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Debug, schemars::JsonSchema)]
 pub struct Step {
     /// Position: the number of actions applied.
     pub step: u64,
@@ -44,7 +44,7 @@ pub struct Step {
 }
 
 /// The answer: how many actions the game has and the steps asked for.
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Debug, schemars::JsonSchema)]
 pub struct Steps {
     /// Number of actions; positions run 0..=total.
     pub total: u64,

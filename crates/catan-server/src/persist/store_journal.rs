@@ -6,15 +6,21 @@
 use super::convert::{new_game, stored_seat};
 use crate::journal::SeatRecord;
 use crate::journal::{GameResult, GameStart, Journal, JournalEntry, JournalError, JournalFuture};
+use crate::metrics::metrics;
 use catan_core::record::{self, GameStatus, RecordedAction};
-use catan_store::{GroupCommit, Store, StoreError, format_time};
+use catan_store::{GroupCommit, GroupCommitConfig, Store, StoreError, format_time};
 use chrono::Utc;
+use std::sync::Arc;
+use std::time::Duration;
 use uuid::Uuid;
 
 /// Actions one group commit may hold.
 const MAX_BATCH: usize = 256;
 /// Appends waiting for the writer before callers wait for room.
 const QUEUE: usize = 4096;
+/// Batches written at once (each holds a pooled connection; the pool has
+/// ten, the rest serve loads, seat changes and settling).
+const IN_FLIGHT: usize = 4;
 
 /// The journal that writes to the database.
 #[derive(Clone, Debug)]
@@ -24,14 +30,33 @@ pub struct StoreJournal {
 }
 
 fn failed(what: &str, e: impl std::fmt::Display) -> JournalError {
-    JournalError(format!("{what}: {e}"))
+    JournalError::new(format!("{what}: {e}"))
+}
+
+/// An append's failure, in doubt when the store says it may have committed.
+fn append_failed(e: &StoreError) -> JournalError {
+    let message = format!("cannot record the action: {e}");
+    if e.is_in_doubt() {
+        JournalError::in_doubt(message)
+    } else {
+        JournalError::new(message)
+    }
 }
 
 impl StoreJournal {
-    /// A journal over `store`; spawns the group-commit writer on the current
-    /// Tokio runtime.
-    pub fn new(store: Store) -> StoreJournal {
-        let writer = GroupCommit::spawn(store.clone(), MAX_BATCH, QUEUE);
+    /// A journal over `store` whose appends answer within `deadline`;
+    /// spawns the group-commit writer on the current Tokio runtime.
+    pub fn new(store: Store, deadline: Duration) -> StoreJournal {
+        let writer = GroupCommit::spawn(
+            store.clone(),
+            GroupCommitConfig {
+                max_batch: MAX_BATCH,
+                queue: QUEUE,
+                in_flight: IN_FLIGHT,
+                deadline,
+                observer: Some(Arc::new(|n| metrics().batch_size.observe(n as f64))),
+            },
+        );
         StoreJournal { store, writer }
     }
 
@@ -42,41 +67,57 @@ impl StoreJournal {
 
     async fn start(&self, start: &GameStart) -> Result<(), JournalError> {
         let game = new_game(start, Utc::now()).map_err(|e| failed("bad game start", e))?;
-        self.store
-            .create_game(&game)
+        self.bounded(self.store.create_game(&game))
             .await
             .map_err(|e| failed("cannot record the game start", e))
     }
 
-    async fn write(&self, entry: &JournalEntry) -> Result<(), JournalError> {
-        let action = RecordedAction {
-            seq: entry.seq,
-            seat: entry.seat,
-            action: entry.action,
-            outcome: entry.outcome,
-            time: format_time(Utc::now()),
-            stand_in: entry.stand_in,
-        };
-        self.writer
-            .append(entry.lobby_id, action)
+    /// A store call the lobby awaits, cut off at the append deadline so that
+    /// a database that stopped answering cannot park the lobby.
+    async fn bounded<T>(
+        &self,
+        call: impl std::future::Future<Output = Result<T, StoreError>>,
+    ) -> Result<T, StoreError> {
+        let deadline = self.writer.deadline();
+        tokio::time::timeout(deadline, call)
             .await
-            .map_err(|e| failed("cannot record the action", e))
+            .unwrap_or(Err(StoreError::Timeout(deadline)))
+    }
+
+    async fn write(&self, entry: &JournalEntry) -> Result<(), JournalError> {
+        self.writer
+            .append(entry.lobby_id, recorded(entry))
+            .await
+            .map_err(|e| append_failed(&e))
+    }
+
+    async fn settle_entry(&self, entry: &JournalEntry) -> Result<(), JournalError> {
+        match self
+            .store
+            .ensure_action(entry.lobby_id, &recorded(entry), self.writer.deadline())
+            .await
+        {
+            Ok(()) => Ok(()),
+            // The database did not answer (again): still unknown.
+            Err(e) if e.is_unavailable() => Err(JournalError::in_doubt(format!(
+                "cannot settle the action yet: {e}"
+            ))),
+            Err(e) => Err(failed("the action will not be recorded", e)),
+        }
     }
 
     async fn change_seat(&self, lobby_id: Uuid, seat: &SeatRecord) -> Result<(), JournalError> {
         let game = self
-            .store
-            .load_game(lobby_id)
+            .bounded(self.store.load_game(lobby_id))
             .await
             .map_err(|e| failed("cannot load the game", e))?
-            .ok_or_else(|| JournalError(format!("no game {lobby_id} is stored")))?;
+            .ok_or_else(|| JournalError::new(format!("no game {lobby_id} is stored")))?;
         let mut seats = game.seats;
         let slot = seats
             .get_mut(seat.seat.index())
-            .ok_or_else(|| JournalError(format!("{} is not in game {lobby_id}", seat.seat)))?;
+            .ok_or_else(|| JournalError::new(format!("{} is not in game {lobby_id}", seat.seat)))?;
         *slot = stored_seat(&seat.occupant);
-        self.store
-            .update_seats(lobby_id, &seats)
+        self.bounded(self.store.update_seats(lobby_id, &seats))
             .await
             .map_err(|e| failed("cannot record the seat change", e))
     }
@@ -107,6 +148,18 @@ impl StoreJournal {
     }
 }
 
+/// The stored form of an entry, timed now.
+fn recorded(entry: &JournalEntry) -> RecordedAction {
+    RecordedAction {
+        seq: entry.seq,
+        seat: entry.seat,
+        action: entry.action,
+        outcome: entry.outcome,
+        time: format_time(Utc::now()),
+        stand_in: entry.stand_in,
+    }
+}
+
 /// How often and how long a failed end of game is retried.
 const FINISH_RETRY_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 const FINISH_RETRIES: u32 = 120;
@@ -119,7 +172,7 @@ async fn finish_game(store: &Store, id: Uuid) -> Result<(), JournalError> {
         .load_game(id)
         .await
         .map_err(|e| failed("cannot load the game", e))?
-        .ok_or_else(|| JournalError(format!("no game {id} is stored")))?;
+        .ok_or_else(|| JournalError::new(format!("no game {id} is stored")))?;
     finish_stored(store, &stored.record).await
 }
 
@@ -132,7 +185,7 @@ pub(crate) async fn finish_stored(
     let game = record::replay(record).map_err(|e| failed("the stored log does not replay", e))?;
     let status = record::GameRecord::status_of(&game);
     if status != GameStatus::Finished {
-        return Err(JournalError(format!(
+        return Err(JournalError::new(format!(
             "game {} is not over after its {} stored actions",
             record.game_id,
             record.actions.len()
@@ -153,6 +206,10 @@ impl Journal for StoreJournal {
 
     fn append<'a>(&'a self, entry: &'a JournalEntry) -> JournalFuture<'a> {
         Box::pin(self.write(entry))
+    }
+
+    fn settle<'a>(&'a self, entry: &'a JournalEntry) -> JournalFuture<'a> {
+        Box::pin(self.settle_entry(entry))
     }
 
     fn seat_changed<'a>(&'a self, lobby_id: Uuid, seat: &'a SeatRecord) -> JournalFuture<'a> {

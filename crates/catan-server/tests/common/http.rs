@@ -1,56 +1,77 @@
-//! The tests' tiny HTTP/1.1 client (one request per connection), shared by
-//! both harnesses.
+//! The tests' HTTP client, shared by both harnesses: one request to a server
+//! over a real socket (hyper's HTTP/1.1 client), or to the application in
+//! process through `tower::ServiceExt::oneshot` where no socket is needed.
 
+use catan_server::AppState;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper::{Method, Request};
+use hyper_util::rt::TokioIo;
 use serde_json::Value;
 use std::net::SocketAddr;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+use tower::ServiceExt;
 
-/// One HTTP/1.1 request; returns status and JSON body (Null if not JSON).
+/// The address the in-process application believes each request came from
+/// (its per-client limits key on it).
+const IN_PROCESS_PEER: ([u8; 4], u16) = ([127, 0, 0, 1], 40_000);
+
+/// Something the tests send HTTP requests to: a server's address, or an
+/// application state served in process.
+#[allow(async_fn_in_trait)]
+pub trait Http: Copy {
+    /// One request; returns the status and the JSON body (Null if not JSON).
+    async fn request(self, req: Request<Full<Bytes>>) -> (u16, Value);
+}
+
+impl Http for SocketAddr {
+    async fn request(self, req: Request<Full<Bytes>>) -> (u16, Value) {
+        let stream = TcpStream::connect(self).await.expect("connect");
+        let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+            .await
+            .expect("HTTP handshake");
+        tokio::spawn(conn);
+        let res = sender.send_request(req).await.expect("HTTP response");
+        let status = res.status().as_u16();
+        let body = res.into_body().collect().await.expect("body").to_bytes();
+        (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
+    }
+}
+
+impl Http for &AppState {
+    async fn request(self, mut req: Request<Full<Bytes>>) -> (u16, Value) {
+        req.extensions_mut()
+            .insert(axum::extract::ConnectInfo(SocketAddr::from(
+                IN_PROCESS_PEER,
+            )));
+        let res = catan_server::app(self.clone())
+            .oneshot(req.map(axum::body::Body::new))
+            .await
+            .expect("the router is infallible");
+        let status = res.status().as_u16();
+        let body = res.into_body().collect().await.expect("body").to_bytes();
+        (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
+    }
+}
+
+/// One request with an optional bearer token and JSON body.
 pub async fn http(
-    addr: SocketAddr,
+    to: impl Http,
     method: &str,
     path: &str,
     bearer: Option<&str>,
     body: Option<Value>,
 ) -> (u16, Value) {
-    let mut s = TcpStream::connect(addr).await.unwrap();
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let auth = bearer
-        .map(|t| format!("Authorization: Bearer {t}\r\n"))
-        .unwrap_or_default();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.unwrap();
-    let mut buf = Vec::new();
-    s.read_to_end(&mut buf).await.unwrap();
-    let text = String::from_utf8_lossy(&buf).to_string();
-    let (head, rest) = text.split_once("\r\n\r\n").unwrap();
-    let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
-    let chunked = head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked");
-    let body = if chunked {
-        dechunk(rest)
-    } else {
-        rest.to_string()
-    };
-    (status, serde_json::from_str(&body).unwrap_or(Value::Null))
-}
-
-fn dechunk(mut s: &str) -> String {
-    let mut out = String::new();
-    loop {
-        let Some((len, rest)) = s.split_once("\r\n") else {
-            return out;
-        };
-        let n = usize::from_str_radix(len.trim(), 16).unwrap_or(0);
-        if n == 0 {
-            return out;
-        }
-        out.push_str(&rest[..n]);
-        s = &rest[n + 2..];
+    let method = Method::from_bytes(method.as_bytes()).expect("method");
+    let mut req = Request::builder()
+        .method(method)
+        .uri(path)
+        .header("host", "127.0.0.1")
+        .header("content-type", "application/json");
+    if let Some(t) = bearer {
+        req = req.header("authorization", format!("Bearer {t}"));
     }
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let req = req.body(Full::new(Bytes::from(body))).expect("request");
+    to.request(req).await
 }

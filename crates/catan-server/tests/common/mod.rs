@@ -1,5 +1,5 @@
-//! Test harness: a real server on 127.0.0.1:0, a tiny HTTP client and
-//! WebSocket clients over real sockets.
+//! Test harness: a real server on 127.0.0.1:0, an HTTP client (over the
+//! socket or in process) and WebSocket clients over real sockets.
 
 #![allow(dead_code)]
 
@@ -14,7 +14,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async_with_config};
 
 mod http;
-pub use http::http;
+pub use http::{Http, http};
 
 /// How long a test waits for any one message.
 pub const WAIT: Duration = Duration::from_secs(10);
@@ -62,7 +62,7 @@ pub struct Lobby {
     pub host: String,
 }
 
-pub async fn create_lobby(addr: SocketAddr, body: Value) -> Lobby {
+pub async fn create_lobby(addr: impl Http, body: Value) -> Lobby {
     let (status, v) = http(addr, "POST", "/api/lobbies", None, Some(body)).await;
     assert_eq!(status, 201, "{v}");
     Lobby {
@@ -71,7 +71,7 @@ pub async fn create_lobby(addr: SocketAddr, body: Value) -> Lobby {
     }
 }
 
-pub async fn join(addr: SocketAddr, lobby: &Lobby, name: &str) -> (u8, String) {
+pub async fn join(addr: impl Http, lobby: &Lobby, name: &str) -> (u8, String) {
     let (status, v) = http(
         addr,
         "POST",
@@ -87,7 +87,7 @@ pub async fn join(addr: SocketAddr, lobby: &Lobby, name: &str) -> (u8, String) {
     )
 }
 
-pub async fn add_bot(addr: SocketAddr, lobby: &Lobby, kind: &str) -> u8 {
+pub async fn add_bot(addr: impl Http, lobby: &Lobby, kind: &str) -> u8 {
     let (status, v) = http(
         addr,
         "POST",
@@ -118,7 +118,7 @@ pub async fn started_people_only(addr: SocketAddr, players: usize) -> (Lobby, Ve
     (lobby, tokens)
 }
 
-pub async fn start_game(addr: SocketAddr, lobby: &Lobby) {
+pub async fn start_game(addr: impl Http, lobby: &Lobby) {
     let (status, v) = http(
         addr,
         "POST",

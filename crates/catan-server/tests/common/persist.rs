@@ -406,22 +406,40 @@ impl Player {
         id
     }
 
+    /// Whether, as this player last heard, only people can move the game
+    /// on: the seats it waits for are people's and no trade offer is open
+    /// (bots answer and withdraw offers by themselves). Once every person
+    /// has stopped playing, nothing changes any more.
+    fn waits_only_for_people(&self) -> bool {
+        let v = &self.view;
+        let human = |s: &Value| {
+            s.as_u64()
+                .is_some_and(|i| self.lobby["seats"][i as usize]["kind"] == "human")
+        };
+        let offers_open = v["offers"].as_array().is_some_and(|o| !o.is_empty());
+        let awaited: Vec<Value> = if v["phase"] == "discard" {
+            let owed = v["discards_owed"].as_array().cloned().unwrap_or_default();
+            (0..owed.len())
+                .filter(|&i| owed[i].as_u64().unwrap_or(0) > 0)
+                .map(|i| json!(i))
+                .collect()
+        } else {
+            vec![v["active"].clone()]
+        };
+        !offers_open && !awaited.is_empty() && awaited.iter().all(human)
+    }
+
     /// Plays until the game is over, or until the version reaches `stop_at`
-    /// and nothing more happens for a moment (the game waits for a person).
+    /// and the game waits only for people (see `waits_only_for_people`), so
+    /// that what every person sees stays as it is until they move again.
     pub async fn play(mut self, stop_at: Option<u64>) -> Player {
         loop {
             if self.over.is_some() {
                 return self;
             }
             let stopping = stop_at.is_some_and(|s| self.version >= s);
-            if stopping {
-                if self.pending.is_some() {
-                    // Hear the answer to what was sent before stopping.
-                    self.next().await;
-                } else if self.next_within(Duration::from_millis(400)).await.is_none() {
-                    return self;
-                }
-                continue;
+            if stopping && self.pending.is_none() && self.waits_only_for_people() {
+                return self;
             }
             if self.pending.is_none()
                 && let Some(a) = self.choice()
