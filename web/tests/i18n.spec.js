@@ -23,6 +23,8 @@ test('the table switches to German and remembers it', async ({ browser }) => {
   await expect(page.locator('#tab-play')).toHaveText('Spielen');
   await expect(page.locator('.log h2')).toHaveText('Spielverlauf');
   await expect(page.locator('#me h2')).toContainText('Deine Karten');
+  // The log, rebuilt from the server's history after the reload, is German too.
+  await expect(page.locator('#log-list li').first()).toContainText('hat am höchsten gewürfelt und beginnt');
   // Remembered: a fresh load of the page is still in German.
   await page.reload();
   await expect(page.locator('#roll')).toHaveText('Würfeln');

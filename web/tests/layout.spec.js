@@ -44,6 +44,7 @@ test('at 1280x800 the whole table fits one screen without page scrolling', async
   watchErrors(page, 'Ann');
   await botGame(page);
   await waitState(page, (s) => s.view.phase === 'opening' && s.legal.length > 0, 'Ann to place');
+  await expect(page.locator('.vertex-target').first()).toBeVisible();
   await noPageScroll(page);
   const board = await inside(page, page.locator('#board'), 'board');
   expect(board.width).toBeGreaterThan(450);
@@ -70,7 +71,8 @@ test('on a phone the board fills the width, each panel is one tap away and spots
   expect(board.width).toBeGreaterThan(370);
   // Settlement spots: at least 32 CSS px to tap.
   const spots = page.locator('.vertex-target');
-  expect(await spots.count()).toBeGreaterThan(0);
+  // The state arrives before the frame that draws it.
+  await expect(spots.first()).toBeVisible();
   for (const spot of (await spots.all()).slice(0, 5)) {
     const box = await inside(page, spot, 'settlement spot');
     expect(box.width).toBeGreaterThanOrEqual(32);
