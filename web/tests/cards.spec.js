@@ -164,6 +164,10 @@ async function robber(page, s, g, seen, type) {
   const hex = [...byHex.keys()].reduce((a, b) => (score(b) > score(a) ? b : a));
   const victims = byHex.get(hex);
   await expect(page.locator('.hex-target')).toHaveCount(byHex.size);
+  // Robber mode dims only the hexes the robber cannot go to; number tokens stay as they are.
+  await expect(page.locator('#board .hex.dimmed')).toHaveCount(19 - byHex.size);
+  for (const h of byHex.keys()) await expect(page.locator(`#board .hex[data-hex="${h}"]`)).not.toHaveClass(/dimmed/);
+  expect(await page.locator('#board .token').evaluateAll((ts) => ts.every((t) => getComputedStyle(t).opacity === '1' && getComputedStyle(t).filter === 'none'))).toBe(true);
   const target = page.locator(`.hex-target[data-hex="${hex}"]`);
   let victim = victims.length ? victims[0] : null;
   let u;

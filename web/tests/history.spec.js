@@ -18,7 +18,7 @@ test('the log has the same lines after a reload, and a late spectator\'s log hol
   }
   await ann.click('#start');
   // Play to Ann's third turn, after her roll: the game then waits for her.
-  const waiting = (s) => s.view.turn >= 9 && s.view.active === s.you.seat && s.view.phase === 'action';
+  const waiting = (s) => !!s.view && s.view.turn >= 9 && s.view.active === s.you.seat && s.view.phase === 'action';
   await drive([ann], async () => waiting(await state(ann)), { endTurn: () => true, timeout: 150_000 });
   const before = await waitState(ann, waiting, 'Ann\'s turn');
   const lines = await logLines(ann);

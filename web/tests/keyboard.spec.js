@@ -18,6 +18,7 @@ test('opening placement by keyboard alone: one tab stop, arrows between spots, f
   await page.click('#start');
   await waitState(page, (s) => s.view.phase === 'opening' && s.legal.length > 0, 'Ann to place');
   const spots = page.locator('.vertex-target');
+  await expect(spots.first()).toBeVisible();
   expect(await spots.count()).toBeGreaterThan(10);
   // One tab stop among all the spots.
   await expect(page.locator('.vertex-target[tabindex="0"]')).toHaveCount(1);

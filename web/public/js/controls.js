@@ -5,6 +5,7 @@
 
 import { el, COSTS, RESOURCES, DEV_NAMES, setText, total, fill } from './util.js';
 import { hexName } from './words.js';
+import { t } from './i18n.js';
 
 const has = (legal, type) => legal.some((a) => a.type === type);
 const ofType = (legal, type) => legal.filter((a) => a.type === type);
@@ -87,27 +88,27 @@ export function renderControls(root, ctx) {
   }
   const busy = ctx.busy;
   const mode = (m) => () => ctx.setUi({ mode: ui.mode === m ? null : m, pickHex: null, rbEdges: [] });
-  const devBtn = (card, type, onclick) => button(`Play ${DEV_NAMES[card]}`, {
+  const devBtn = (card, type, onclick) => button(t('act.play', { card: DEV_NAMES[card] }), {
     'data-action': type, disabled: busy || !has(legal, type), 'aria-pressed': ui.mode === card ? 'true' : null,
   }, onclick);
   const buttons = el('div', { class: 'action-buttons' },
-    button('Roll dice', { id: 'roll', class: 'primary', 'data-action': 'roll_dice', disabled: busy || !has(legal, 'roll_dice') }, () => ctx.act({ type: 'roll_dice' })),
-    buildButton('Build road', COSTS.road, { 'data-action': 'build_road', disabled: busy || view.phase !== 'action' || !has(legal, 'build_road'), 'aria-pressed': String(ui.mode === 'road') }, mode('road')),
-    buildButton('Build settlement', COSTS.settlement, { 'data-action': 'build_settlement', disabled: busy || view.phase !== 'action' || !has(legal, 'build_settlement'), 'aria-pressed': String(ui.mode === 'settlement') }, mode('settlement')),
-    buildButton('Build city', COSTS.city, { 'data-action': 'build_city', disabled: busy || !has(legal, 'build_city'), 'aria-pressed': String(ui.mode === 'city') }, mode('city')),
-    buildButton('Buy development card', COSTS.dev, { 'data-action': 'buy_development_card', disabled: busy || !has(legal, 'buy_development_card') }, () => ctx.act({ type: 'buy_development_card' })),
+    button(t('act.roll'), { id: 'roll', class: 'primary', 'data-action': 'roll_dice', disabled: busy || !has(legal, 'roll_dice') }, () => ctx.act({ type: 'roll_dice' })),
+    buildButton(t('act.road'), COSTS.road, { 'data-action': 'build_road', disabled: busy || view.phase !== 'action' || !has(legal, 'build_road'), 'aria-pressed': String(ui.mode === 'road') }, mode('road')),
+    buildButton(t('act.settlement'), COSTS.settlement, { 'data-action': 'build_settlement', disabled: busy || view.phase !== 'action' || !has(legal, 'build_settlement'), 'aria-pressed': String(ui.mode === 'settlement') }, mode('settlement')),
+    buildButton(t('act.city'), COSTS.city, { 'data-action': 'build_city', disabled: busy || !has(legal, 'build_city'), 'aria-pressed': String(ui.mode === 'city') }, mode('city')),
+    buildButton(t('act.dev'), COSTS.dev, { 'data-action': 'buy_development_card', disabled: busy || !has(legal, 'buy_development_card') }, () => ctx.act({ type: 'buy_development_card' })),
     devBtn('knight', 'play_knight', mode('knight')),
     devBtn('road_building', 'play_road_building', mode('road_building')),
     devBtn('invention', 'play_invention', mode('invention')),
     devBtn('monopoly', 'play_monopoly', mode('monopoly')),
-    button('End turn', { id: 'end-turn', 'data-action': 'end_turn', disabled: busy || !has(legal, 'end_turn') }, () => ctx.act({ type: 'end_turn' })),
+    button(t('act.end'), { id: 'end-turn', 'data-action': 'end_turn', disabled: busy || !has(legal, 'end_turn') }, () => ctx.act({ type: 'end_turn' })),
   );
   fill(root, el('h2', { class: 'visually-hidden' }, 'Actions'), buttons, dialog(ctx));
 }
 
 function dialog(ctx) {
   const { view, legal, ui, seat } = ctx;
-  const cancel = button('Cancel', { class: 'cancel' }, () => ctx.setUi({ mode: null, pickHex: null, rbEdges: [] }));
+  const cancel = button(t('act.cancel'), { class: 'cancel' }, () => ctx.setUi({ mode: null, pickHex: null, rbEdges: [] }));
   if (view.phase === 'discard' && view.discards_owed[seat] > 0) return discardDialog(ctx);
   if (ui.pickHex !== null) {
     const type = view.phase === 'move_robber' ? 'move_robber' : 'play_knight';

@@ -6,6 +6,7 @@
 // the snapshot: at worst it shows a little more time than is left).
 
 import { el, fill } from './util.js';
+import { t } from './i18n.js';
 
 /** Seconds left below which the timer warns. */
 export const WARN_SECONDS = 10;
@@ -54,8 +55,9 @@ export class Countdown {
     const warn = left <= WARN_SECONDS;
     this.root.className = `turn-timer${warn ? ' warn' : ''}`;
     this.root.dataset.seconds = String(Math.max(0, Math.ceil(left)));
-    const who = seats.map((s) => (s === st.seat ? 'you' : st.name(s))).join(', ');
-    fill(this.root, el('strong', { class: 'time' }, clock(left)),
-      ` left for ${who}`, warn && seats.includes(st.seat) ? el('span', { class: 'hurry' }, ' — hurry!') : null);
+    const who = seats.map((s) => (s === st.seat ? t('timer.you') : st.name(s))).join(', ');
+    const [before, after] = t('timer.left', { who }).split('{time}');
+    fill(this.root, before, el('strong', { class: 'time' }, clock(left)), after,
+      warn && seats.includes(st.seat) ? el('span', { class: 'hurry' }, t('timer.hurry')) : null);
   }
 }

@@ -5,83 +5,86 @@
 
 import { DEV_NAMES, RESOURCES, setText, total } from './util.js';
 import { hexName } from './words.js';
+import { t } from './i18n.js';
 
 /**
- * One plain sentence for an event, or null to leave it out of the log.
- * `more.board` names hexes ("the 8 hills"); `more.maker(offerId)` tells
- * whose offer an answer was to (events carry only the offer's id).
+ * One plain sentence for an event, or null to leave it out of the log, in
+ * the chosen language (i18n.js). `more.board` names hexes ("the 8 hills");
+ * `more.maker(offerId)` tells whose offer an answer was to (events carry
+ * only the offer's id).
  */
 export function describe(ev, name, more = {}) {
-  const place = (h) => (more.board ? hexName(more.board, h) : 'another hex');
+  const place = (h) => (more.board ? hexName(more.board, h) : t('hex.other'));
   const whose = (id) => {
     const m = more.maker ? more.maker(id) : null;
-    return m === null || m === undefined ? 'the offer' : `${name(m)}'s offer`;
+    return m === null || m === undefined ? t('log.theOffer') : t('log.whose', { name: name(m) });
   };
+  const who = (s) => name(s);
   switch (ev.type) {
     case 'opener_rolled':
-      return `${name(ev.opener)} rolled highest and opens the game.`;
+      return t('log.opener', { who: who(ev.opener) });
     case 'settlement_built':
-      return `${name(ev.seat)} built a settlement.`;
+      return t('log.settlement', { who: who(ev.seat) });
     case 'road_built':
-      return `${name(ev.seat)} built a road.`;
+      return t('log.road', { who: who(ev.seat) });
     case 'city_built':
-      return `${name(ev.seat)} built a city.`;
+      return t('log.city', { who: who(ev.seat) });
     case 'opening_resources':
-      return `${name(ev.seat)} took ${setText(ev.gained)} for the second settlement.`;
-    case 'dice_rolled':
-      return more.standIn
-        ? `The dice were rolled for ${name(ev.seat)}: ${ev.dice[0]} + ${ev.dice[1]} = ${ev.dice[0] + ev.dice[1]}.`
-        : `${name(ev.seat)} rolled ${ev.dice[0]} + ${ev.dice[1]} = ${ev.dice[0] + ev.dice[1]}.`;
+      return t('log.opening', { who: who(ev.seat), cards: setText(ev.gained) });
+    case 'dice_rolled': {
+      const p = { who: who(ev.seat), a: ev.dice[0], b: ev.dice[1], sum: ev.dice[0] + ev.dice[1] };
+      return more.standIn ? t('log.rolledFor', p) : t('log.rolled', p);
+    }
     case 'produced': {
       const parts = ev.gains.map((g, s) => (total(g) ? `${name(s)} ${setText(g)}` : null)).filter(Boolean);
-      const short = ev.shortage.length ? ` The bank ran short of ${ev.shortage.join(', ')}.` : '';
-      return parts.length ? `Production: ${parts.join('; ')}.${short}` : `Nothing was produced.${short}`;
+      const short = ev.shortage.length ? t('log.short', { list: ev.shortage.map((r) => t(`res.${r}`)).join(', ') }) : '';
+      return (parts.length ? t('log.produced', { parts: parts.join('; ') }) : t('log.nothing')) + short;
     }
     case 'discards_owed': {
       const parts = ev.owed.map((n, s) => (n ? `${name(s)} ${n}` : null)).filter(Boolean);
-      return `Discards owed: ${parts.join(', ')}.`;
+      return t('log.owed', { parts: parts.join(', ') });
     }
     case 'discarded':
-      return `${name(ev.seat)} discarded ${setText(ev.cards)}.`;
+      return t('log.discarded', { who: who(ev.seat), cards: setText(ev.cards) });
     case 'robber_moved':
-      return `${name(ev.seat)} moved the robber to ${place(ev.hex)}.`;
+      return t('log.robber', { who: who(ev.seat), place: place(ev.hex) });
     case 'stole':
       return ev.resource
-        ? `${name(ev.thief)} stole 1 ${ev.resource} from ${name(ev.victim)}.`
-        : `${name(ev.thief)} stole a card from ${name(ev.victim)}.`;
+        ? t('log.stoleKnown', { thief: who(ev.thief), res: t(`res.${ev.resource}`), victim: who(ev.victim) })
+        : t('log.stole', { thief: who(ev.thief), victim: who(ev.victim) });
     case 'dev_card_bought':
-      return ev.card ? `${name(ev.seat)} bought a development card: ${DEV_NAMES[ev.card]}.` : `${name(ev.seat)} bought a development card.`;
+      return ev.card ? t('log.boughtKnown', { who: who(ev.seat), card: DEV_NAMES[ev.card] }) : t('log.bought', { who: who(ev.seat) });
     case 'knight_played':
-      return `${name(ev.seat)} played a Knight.`;
+      return t('log.knight', { who: who(ev.seat) });
     case 'road_building_played':
-      return `${name(ev.seat)} played Road Building (${ev.edges.length} road${ev.edges.length === 1 ? '' : 's'}).`;
+      return t(ev.edges.length === 1 ? 'log.roadBuilding1' : 'log.roadBuilding', { who: who(ev.seat), n: ev.edges.length });
     case 'invention_played':
-      return `${name(ev.seat)} played Invention and took ${setText(ev.taken)}.`;
+      return t('log.invention', { who: who(ev.seat), cards: setText(ev.taken) });
     case 'monopoly_played':
-      return `${name(ev.seat)} played Monopoly on ${ev.resource} and took ${ev.taken.reduce((a, b) => a + b, 0)}.`;
+      return t('log.monopoly', { who: who(ev.seat), res: t(`res.${ev.resource}`), n: ev.taken.reduce((a, b) => a + b, 0) });
     case 'bank_traded':
-      return `${name(ev.seat)} traded ${setText(ev.gave)} to the bank for ${setText(ev.got)}.`;
+      return t('log.bank', { who: who(ev.seat), gave: setText(ev.gave), got: setText(ev.got) });
     case 'trade_offered': {
       const o = ev.offer;
-      const to = o.counter ? ' (counter-offer)' : o.to.length ? ` to ${o.to.map(name).join(', ')}` : '';
-      return `${name(o.maker)} offers ${setText(o.give)} for ${setText(o.get)}${to}.`;
+      const to = o.counter ? t('log.counter') : o.to.length ? t('log.offerTo', { list: o.to.map((s) => name(s)).join(', ') }) : '';
+      return t('log.offer', { who: who(o.maker), give: setText(o.give), get: setText(o.get), to });
     }
     case 'trade_accepted':
-      return `${name(ev.seat)} accepts ${whose(ev.offer)}.`;
+      return t('log.accepts', { who: who(ev.seat), whose: whose(ev.offer) });
     case 'trade_declined':
-      return `${name(ev.seat)} declines ${whose(ev.offer)}.`;
+      return t('log.declines', { who: who(ev.seat), whose: whose(ev.offer) });
     case 'trade_closed':
       return null;
     case 'traded':
-      return `${name(ev.maker)} gave ${setText(ev.gave)} to ${name(ev.taker)} for ${setText(ev.got)}.`;
+      return t('log.traded', { maker: who(ev.maker), gave: setText(ev.gave), taker: who(ev.taker), got: setText(ev.got) });
     case 'longest_road_changed':
-      return ev.holder === null ? 'Longest Road is set aside.' : `${name(ev.holder)} takes Longest Road (${ev.length}).`;
+      return ev.holder === null ? t('log.roadAside') : t('log.longest', { who: who(ev.holder), n: ev.length });
     case 'largest_army_changed':
-      return `${name(ev.holder)} takes Largest Army (${ev.knights} knights).`;
+      return t('log.army', { who: who(ev.holder), n: ev.knights });
     case 'turn_started':
-      return `Turn ${ev.turn}: ${name(ev.seat)}.`;
+      return t('log.turn', { n: ev.turn, who: who(ev.seat) });
     case 'game_won':
-      return `${name(ev.seat)} wins with ${ev.points} points!`;
+      return t('log.won', { who: who(ev.seat), n: ev.points });
     default:
       return null;
   }

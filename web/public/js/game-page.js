@@ -17,6 +17,7 @@ import { announceTurn, chime, sound } from './notify.js';
 import { Countdown } from './countdown.js';
 import { flashing, freshFeedback, gainText, noteEvents, toast } from './feedback.js';
 import { el, viewerSeat, fill, plainError, sameJson } from './util.js';
+import { languagePicker, translatePage } from './i18n.js';
 
 const params = new URLSearchParams(location.search);
 const lobbyId = params.get('id');
@@ -480,6 +481,8 @@ function showTab(tab) {
 }
 
 function setup() {
+  translatePage();
+  languagePicker($('lang'));
   countdown = new Countdown($('turn-timer'));
   if (!lobbyId) {
     fill($('room'), el('p', {}, 'No lobby given. '), el('a', { href: '/' }, 'Back to the lobby list'));

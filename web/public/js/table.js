@@ -4,6 +4,7 @@
 
 import { el, DEV_CARDS, DEV_EFFECTS, DEV_NAMES, PHASE_TEXT, RESOURCES, SEAT_COLOURS, SEAT_SHAPES, SHAPE_SYMBOL, fill } from './util.js';
 import { resourceIcon } from './icons.js';
+import { t } from './i18n.js';
 
 /** The player's colour/shape badge. */
 export function badge(seat) {
@@ -31,13 +32,13 @@ export function renderBanner(root, ctx) {
   const mine = ctx.seat !== null && ctx.legal.length > 0;
   root.className = `banner${mine ? ' your-move' : ''}`;
   fill(root, badge(ctx.view.active), el('span', { id: 'banner-text' }, bannerText(ctx)),
-    ctx.spectating ? el('span', { class: 'tag' }, 'Spectating') : null);
+    ctx.spectating ? el('span', { class: 'tag' }, t('banner.spectating')) : null);
 }
 
 /** Every player's public state. */
 export function renderPlayers(root, ctx) {
   const { view, name, presence } = ctx;
-  fill(root, el('h2', {}, 'Players'), el('ul', { class: 'players' }, view.players.map((p) => {
+  fill(root, el('h2', {}, t('players.title')), el('ul', { class: 'players' }, view.players.map((p) => {
     const awards = [view.longest_road === p.seat && 'Longest Road', view.largest_army === p.seat && 'Largest Army'].filter(Boolean);
     const away = presence && presence[p.seat] === false && (!ctx.kind || ctx.kind(p.seat) === 'human');
     const points = p.victory_points !== null && p.victory_points !== undefined && p.victory_points !== p.visible_points
@@ -73,16 +74,16 @@ function handList(res) {
 export function renderMe(root, ctx) {
   const { view, seat } = ctx;
   if (seat === null) {
-    fill(root, el('p', { class: 'hint' }, 'You are watching. Hands are hidden; card counts are public.'));
+    fill(root, el('p', { class: 'hint' }, t('hand.watching')));
     return;
   }
   const me = view.players[seat];
   const devs = DEV_CARDS.filter((c) => me.dev_cards && me.dev_cards[c] > 0);
   const mine = ctx.gain ? ctx.gain(seat) : null;
   fill(root,
-    el('h2', {}, 'Your hand', mine ? el('span', { class: 'gain', 'data-seat': seat }, ` ${mine}`) : null),
+    el('h2', {}, t('hand.title'), mine ? el('span', { class: 'gain', 'data-seat': seat }, ` ${mine}`) : null),
     handList(me.resources || {}),
-    el('h3', {}, 'Development cards'),
+    el('h3', {}, t('hand.devs')),
     devs.length
       ? el('ul', { class: 'devcards' }, devs.map((c) => {
         const fresh = (me.dev_cards_new && me.dev_cards_new[c]) || 0;
@@ -91,7 +92,7 @@ export function renderMe(root, ctx) {
           fresh ? el('span', { class: 'tag new', title: 'Bought this turn: playable from your next turn' }, `${fresh} new: playable next turn`) : null,
           el('span', { class: 'devcard-effect' }, DEV_EFFECTS[c]));
       }))
-      : el('p', { class: 'hint' }, 'None.'),
+      : el('p', { class: 'hint' }, t('hand.none')),
     el('p', { class: 'pieces-left' }, `Pieces left: ${me.pieces_left[0]} roads, ${me.pieces_left[1]} settlements, ${me.pieces_left[2]} cities.`),
     el('p', { class: 'bank' }, `Bank: ${RESOURCES.map((r) => `${view.bank[r]} ${r}`).join(', ')} · ${view.deck_size} development cards left.`),
   );
@@ -102,7 +103,7 @@ const FACES = ['', '⚀', '⚁', '⚂', '⚃', '⚄', '⚅'];
 /** The last roll; `roll` animates briefly (without delaying anything). */
 export function renderDice(root, dice, roll) {
   if (!dice) {
-    fill(root, el('span', { class: 'hint' }, 'No roll yet'));
+    fill(root, el('span', { class: 'hint' }, t('dice.none')));
     return;
   }
   fill(root, 

@@ -5,6 +5,7 @@
 // the rules say about who may offer and the server has the last word.
 
 import { el, RESOURCES, emptySet, setText, total, fill } from './util.js';
+import { t } from './i18n.js';
 
 /** Fresh composer state. */
 export function freshTrade() {
@@ -89,7 +90,7 @@ export function renderTrade(root, ctx) {
       active ? 'Make offer' : 'Send counter-offer'),
     el('button', { type: 'button', onclick: () => set({ give: emptySet(), get: emptySet() }) }, 'Clear'));
 
-  fill(root, el('h2', {}, 'Trade'), view.phase === 'action' ? composer : el('p', { class: 'hint' }, 'Trading opens after the roll.'), view.phase === 'action' && active ? bank : null);
+  fill(root, el('h2', {}, t('trade.title')), view.phase === 'action' ? composer : el('p', { class: 'hint' }, t('trade.afterRoll')), view.phase === 'action' && active ? bank : null);
 }
 
 /**
@@ -137,14 +138,14 @@ export function renderOffers(root, ctx) {
       el('p', { class: 'offer-head' }, head),
       answers, status, lacking,
       el('div', { class: 'offer-buttons' },
-        toMe && !accepted && (accept || !o.counter) ? el('button', { type: 'button', class: 'accept primary', disabled: ctx.busy || !accept, onclick: () => sendOnce(ctx, `accept-${o.id}`, accept) }, 'Accept') : null,
-        toMe && accepted ? el('button', { type: 'button', class: 'accept', disabled: true }, 'Accepted') : null,
-        toMe && decline ? el('button', { type: 'button', class: 'decline', disabled: ctx.busy, onclick: () => sendOnce(ctx, `decline-${o.id}`, decline) }, 'Decline') : null,
-        canCounter ? el('button', { type: 'button', class: 'counter-offer', onclick: () => { ctx.setTrade({ give: { ...o.get }, get: { ...o.give }, to: [o.maker] }); ctx.showTab('trade'); } }, 'Counter…') : null,
-        confirms.map((a) => el('button', { type: 'button', class: 'confirm primary', 'data-seat': a.with, disabled: ctx.busy, onclick: () => sendOnce(ctx, `confirm-${o.id}`, a) }, `Trade with ${name(a.with)}`)),
-        cancel ? el('button', { type: 'button', class: 'cancel-offer', disabled: ctx.busy, onclick: () => sendOnce(ctx, `cancel-${o.id}`, cancel) }, 'Withdraw') : null));
+        toMe && !accepted && (accept || !o.counter) ? el('button', { type: 'button', class: 'accept primary', disabled: ctx.busy || !accept, onclick: () => sendOnce(ctx, `accept-${o.id}`, accept) }, t('offer.accept')) : null,
+        toMe && accepted ? el('button', { type: 'button', class: 'accept', disabled: true }, t('offer.accepted')) : null,
+        toMe && decline ? el('button', { type: 'button', class: 'decline', disabled: ctx.busy, onclick: () => sendOnce(ctx, `decline-${o.id}`, decline) }, t('offer.decline')) : null,
+        canCounter ? el('button', { type: 'button', class: 'counter-offer', onclick: () => { ctx.setTrade({ give: { ...o.get }, get: { ...o.give }, to: [o.maker] }); ctx.showTab('trade'); } }, t('offer.counter')) : null,
+        confirms.map((a) => el('button', { type: 'button', class: 'confirm primary', 'data-seat': a.with, disabled: ctx.busy, onclick: () => sendOnce(ctx, `confirm-${o.id}`, a) }, t('offer.tradeWith', { name: name(a.with) }))),
+        cancel ? el('button', { type: 'button', class: 'cancel-offer', disabled: ctx.busy, onclick: () => sendOnce(ctx, `cancel-${o.id}`, cancel) }, t('offer.withdraw')) : null));
   });
-  fill(root, el('h2', {}, 'Open offers'), el('ul', { class: 'offers' }, cards));
+  fill(root, el('h2', {}, t('offers.title')), el('ul', { class: 'offers' }, cards));
 }
 
 const give = (set) => el('span', { class: 'give' }, setText(set));

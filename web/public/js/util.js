@@ -2,6 +2,8 @@
 // building without innerHTML (so names typed by players can never inject
 // markup), and number formatting.
 
+import { t } from './i18n.js';
+
 /** Resources in the engine's order. */
 export const RESOURCES = ['brick', 'wood', 'wool', 'wheat', 'ore'];
 /** Development cards in the engine's order. */
@@ -82,10 +84,10 @@ export function emptySet() {
   return { brick: 0, wood: 0, wool: 0, wheat: 0, ore: 0 };
 }
 
-/** "2 brick, 1 ore" (or "nothing"). */
+/** "2 brick, 1 ore" (or "nothing"), in the chosen language. */
 export function setText(set) {
-  const parts = RESOURCES.filter((r) => set && set[r] > 0).map((r) => `${set[r]} ${r}`);
-  return parts.length ? parts.join(', ') : 'nothing';
+  const parts = RESOURCES.filter((r) => set && set[r] > 0).map((r) => `${set[r]} ${t(`res.${r}`)}`);
+  return parts.length ? parts.join(', ') : t('set.nothing');
 }
 
 /** Whether `hand` holds at least `cost`. */

@@ -3,30 +3,32 @@
 // the 5 mountains"). Never an internal id.
 
 import { GEO } from './geometry.js';
+import { t } from './i18n.js';
 
 /** "the 8 hills", "the desert", "the 3 forest". */
 export function hexName(board, h) {
-  const t = board.hexes[h];
-  if (!t) return 'a hex';
-  if (t.terrain === 'desert') return 'the desert';
-  return t.number ? `the ${t.number} ${t.terrain}` : `the ${t.terrain}`;
+  const tile = board.hexes[h];
+  if (!tile) return t('hex.other');
+  if (tile.terrain === 'desert') return t('hex.desert');
+  const terrain = t(`terrain.${tile.terrain}`);
+  return tile.number ? t('hex.named', { n: tile.number, terrain }) : t('hex.terrain', { terrain });
 }
 
 function list(parts) {
   if (parts.length <= 1) return parts.join('');
-  return `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+  return `${parts.slice(0, -1).join(', ')}${t('list.and')}${parts[parts.length - 1]}`;
 }
 
 /** The hexes around a vertex: "the 8 hills, the 5 mountains and the sea". */
 export function vertexPlace(board, v) {
   const hexes = GEO.vertices[v].hexes.map((h) => hexName(board, h));
-  if (hexes.length < 3) hexes.push('the sea');
+  if (hexes.length < 3) hexes.push(t('hex.sea'));
   return list(hexes);
 }
 
 /** The hexes on either side of an edge. */
 export function edgePlace(board, e) {
   const hexes = GEO.edges[e].hexes.map((h) => hexName(board, h));
-  if (hexes.length < 2) hexes.push('the sea');
+  if (hexes.length < 2) hexes.push(t('hex.sea'));
   return list(hexes);
 }
