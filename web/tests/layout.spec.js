@@ -129,16 +129,21 @@ test('a person takes a bot\'s offer at the default bot speed, and a second Accep
   const botDelay = Number(await (async () => { await page.goto('/'); return page.locator('#bot-delay').inputValue(); })());
   expect(botDelay).toBeGreaterThanOrEqual(800);
   await botGame(page, { botDelay });
-  const accept = page.locator('#offers .offer-to-me button.accept:not([disabled])');
+  // The card of an offer to Ann that she can take (its Accept is enabled).
+  const card = page.locator('#offers .offer-to-me')
+    .filter({ has: page.locator('button.accept:not([disabled])') }).first();
   const start = Date.now();
-  // Ann plays her own turns (never answering offers) until a bot offers her something she can pay.
-  while (!(await accept.count())) {
+  // Ann plays her own turns (never answering offers) until a bot offers her
+  // something she can pay, and the card is still there when the test looks
+  // (on a loaded machine the test's own loop can be slower than the bot's
+  // wait; an offer gone by then is not one Ann was kept from answering).
+  for (;;) {
     if (Date.now() - start > 540_000) throw new Error('no bot offered Ann a trade she could take');
+    if (await card.count() && await card.boundingBox({ timeout: 1000 }).catch(() => null)) break;
     const s = await state(page);
     const answering = s.legal.some((a) => a.type === 'accept_trade' || a.type === 'decline_trade');
     if (!answering && !(await uiStep(page))) await page.waitForTimeout(100);
   }
-  const card = page.locator('#offers .offer-to-me').first();
   await inside(page, card, 'the offer card');
   await inside(page, card.locator('button.accept'), 'Accept');
   await shoot(page, testInfo, 'trade-card');
