@@ -120,7 +120,7 @@ pub fn operations(g: &mut SchemaGenerator) -> Vec<Operation> {
             "stopping": { "type": "boolean" },
         },
     });
-    let mut ops = vec![
+    let ops = vec![
         op(
             "get",
             "/healthz",
@@ -263,7 +263,12 @@ pub fn operations(g: &mut SchemaGenerator) -> Vec<Operation> {
         Operation {
             params: vec![
                 query_int("page", 1, "page number, from 1"),
-                query_int("per_page", 1, "games per page, 1 to 100"),
+                Param {
+                    name: "per_page",
+                    place: In::Query,
+                    schema: json!({ "type": "integer", "minimum": 1, "maximum": catan_store::MAX_PER_PAGE }),
+                    description: "games per page, 1 to 100",
+                },
                 Param {
                     name: "player",
                     place: In::Query,
@@ -307,15 +312,6 @@ pub fn operations(g: &mut SchemaGenerator) -> Vec<Operation> {
             )
         },
     ];
-    for o in &mut ops {
-        if o.params.iter().any(|p| p.name == "per_page") {
-            for p in &mut o.params {
-                if p.name == "per_page" {
-                    p.schema = json!({ "type": "integer", "minimum": 1, "maximum": catan_store::MAX_PER_PAGE });
-                }
-            }
-        }
-    }
     ops
 }
 
