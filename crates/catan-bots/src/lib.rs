@@ -22,6 +22,7 @@ mod arena;
 pub mod board_eval;
 pub mod ceiling;
 pub mod ctx;
+pub mod deadline;
 pub mod determinize;
 mod easy;
 mod heuristic;
@@ -37,7 +38,7 @@ pub use ceiling::{point_ceiling, unwinnable};
 pub use easy::EasyBot;
 pub use heuristic::{HeuristicBot, discard_pick, opening_value};
 pub use random::RandomBot;
-pub use search::{SearchBot, SearchConfig};
+pub use search::{SearchBot, SearchConfig, SearchStats};
 pub use standin::stand_in_action;
 
 use catan_core::{Action, View};
