@@ -15,24 +15,23 @@ and leaderboard describe for them, not Catanatron's code:
   moves (the roll, the development card drawn, the card stolen) are
   expanded into their outcomes with their probabilities; the seat to move
   maximises if it is the searcher, minimises otherwise; leaves are scored by
-  the same value function. Bank trades worse than a 3:1 harbour the seat
-  owns and robber moves other than onto the best opposing tile are pruned,
-  and opening settlements next to a single land tile are skipped.
+  the same value function. No move is pruned (the published default).
 
 The value function follows the published weights of Catanatron's "base"
 value function (public VP 3e14, own production 1e8, opponents' production
 -1e8, production reachable with one more road 1e4, buildable spots 1e3,
 hand synergy 1e2, longest road 10 (0.1 while spots are left), development
 cards 10, knights played 10.1, tiles touched 1, cards in hand 1, -5 above
-seven cards). Where the published description leaves a detail open we chose:
-opponents' production is summed over all opponents, and "reachable with one
-road" counts spots one road away from the seat's network. Like the
+seven cards; a resource type produced at all is worth 4 x 2.778% of
+production). As published, the opponents' production is that of the next
+seat only. Where the description leaves a detail open we chose: "reachable
+with one road" counts the free spots on the seat's network and one road
+beyond it. Like the
 original, these players read Catanatron's full state (other hands, the
 deck) when they expand chance moves; our bot sees only its seat's view.
 """
 
 import math
-import random
 import time
 
 from catanatron.models.player import Player
@@ -67,6 +66,7 @@ WEIGHTS = {
     "army_size": 10.1,
 }
 PROBA_POINT = 2.778 / 100
+VARIETY = 4  # a resource type produced at all is worth 4 "points" of 2.778%
 
 
 def production(state, color, variety=True):
@@ -84,7 +84,7 @@ def production(state, color, variety=True):
                 by_res[tile.resource] += mult * number_probability(tile.number)
     total = sum(by_res.values())
     if variety:
-        total += sum(1 for v in by_res.values() if v > 0) * PROBA_POINT
+        total += sum(1 for v in by_res.values() if v > 0) * VARIETY * PROBA_POINT
     return total
 
 
@@ -97,14 +97,11 @@ def node_production(board, n):
 
 
 def reachable_one_road(state, color):
-    """Production of free spots one road beyond the seat's network."""
+    """Production of the free spots on the seat's network or one road beyond."""
     board = state.board
-    network = set().union(*board.find_connected_components(color))
-    near = set()
+    near = set().union(*board.find_connected_components(color))
     for a, b in board.buildable_edges(color):
-        for n in (a, b):
-            if n not in network:
-                near.add(n)
+        near.update((a, b))
     return sum(node_production(board, n) for n in near if n in board.board_buildable_ids)
 
 
@@ -114,7 +111,8 @@ def value(game, color, w=WEIGHTS):
     key = player_key(state, color)
     ps = state.player_state
     own = production(state, color)
-    enemy = sum(production(state, c, False) for c in state.colors if c != color)
+    nxt = state.colors[(state.color_to_index[color] + 1) % len(state.colors)]
+    enemy = production(state, nxt, False)
     wheat, ore = ps[f"{key}_WHEAT_IN_HAND"], ps[f"{key}_ORE_IN_HAND"]
     sheep, brick, wood = (
         ps[f"{key}_SHEEP_IN_HAND"],
@@ -185,58 +183,20 @@ def outcomes(game, action):
     return out
 
 
-def pruned(game, actions):
-    """The moves worth searching (see the module docs)."""
-    state = game.state
-    me = state.current_color()
-    types = {a.action_type for a in actions}
-    if ActionType.BUILD_SETTLEMENT in types and state.is_initial_build_phase:
-        kept = [a for a in actions if len(state.board.map.adjacent_tiles[a.value]) != 1]
-        actions = kept or actions
-    if ActionType.MARITIME_TRADE in types:
-        ports = set(state.board.get_player_port_resources(me))
-        if None in ports:
-            actions = [
-                a
-                for a in actions
-                if a.action_type != ActionType.MARITIME_TRADE or a.value[3] is None
-            ]
-    if ActionType.MOVE_ROBBER in types:
-        best, best_score = None, -1.0
-        mine = set(state.buildings_by_color[me][SETTLEMENT] + state.buildings_by_color[me][CITY])
-        for a in actions:
-            coord = a.value[0]
-            tile = state.board.map.land_tiles[coord]
-            if tile.resource is None or any(n in mine for n in tile.nodes.values()):
-                continue
-            score = 0.0
-            for n in tile.nodes.values():
-                bld = state.board.buildings.get(n)
-                if bld is not None and bld[0] != me:
-                    score += (2 if bld[1] == CITY else 1) * number_probability(tile.number)
-            if score > best_score:
-                best, best_score = coord, score
-        if best is not None:
-            actions = [a for a in actions if a.value[0] == best] or actions
-    return actions
-
-
 class ValueFunctionPlayer(Player):
     """One-ply greedy on the value function (ours; see the module docs)."""
 
     def decide(self, game, playable_actions):
         if len(playable_actions) == 1:
             return playable_actions[0]
-        best, best_value = [], -math.inf
+        best, best_value = playable_actions[0], -math.inf
         for a in playable_actions:
             g = game.copy()
             g.execute(a)
             v = value(g, self.color)
             if v > best_value:
-                best, best_value = [a], v
-            elif v == best_value:
-                best.append(a)
-        return random.choice(best)
+                best, best_value = a, v
+        return best
 
 
 class AlphaBetaPlayer(Player):
@@ -260,7 +220,7 @@ class AlphaBetaPlayer(Player):
         maximizing = game.state.current_color() == self.color
         best_action = None
         best = -math.inf if maximizing else math.inf
-        for a in pruned(game, game.state.playable_actions):
+        for a in game.state.playable_actions:
             expected = 0.0
             for g, p in outcomes(game, a):
                 _, v = self.search(g, depth - 1, alpha, beta, deadline)
