@@ -25,6 +25,7 @@ pub mod ctx;
 pub mod deadline;
 pub mod determinize;
 mod easy;
+pub mod eval;
 mod heuristic;
 pub mod network;
 pub mod plan;

@@ -21,6 +21,7 @@
 use crate::arena::owes_answer;
 use crate::deadline::{Clock, WallClock, stop_at};
 use crate::determinize::sample_game;
+use crate::eval::Eval;
 use crate::{Bot, HeuristicBot};
 use catan_core::playout::seat_to_act;
 use catan_core::{Action, Game, Phase, PhaseName, Seat, View, Viewer};
@@ -40,6 +41,8 @@ pub struct SearchConfig {
     pub horizon_turns: u32,
     /// Most candidate actions compared in one decision.
     pub max_candidates: usize,
+    /// How a playout stopped at the horizon is valued.
+    pub eval: Eval,
 }
 
 impl Default for SearchConfig {
@@ -50,6 +53,7 @@ impl Default for SearchConfig {
             max_playouts: 1200,
             horizon_turns: 24,
             max_candidates: 20,
+            eval: Eval::Points,
         }
     }
 }
@@ -285,7 +289,7 @@ impl SearchBot {
                 }
             }
         }
-        Some(value(game, me))
+        Some(crate::eval::value(game, me, self.config.eval))
     }
 }
 
@@ -300,19 +304,9 @@ fn mean_se((sum, sq): (f64, f64), n: u32) -> (f64, f64) {
     (mean, (var / n).sqrt())
 }
 
-/// A game's worth to `me`: the result if it is over, else a share of the
-/// win chance by points (a softmax with one point worth a factor of e).
+/// A game's worth to `me` by points (see [`crate::eval`]).
 pub fn value(game: &Game, me: Seat) -> f64 {
-    if let Some(w) = game.winner {
-        return if w == me { 1.0 } else { 0.0 };
-    }
-    let n = game.n_players();
-    let pts: Vec<f64> = (0..n)
-        .map(|s| game.victory_points(Seat(s as u8)) as f64)
-        .collect();
-    let top = pts.iter().cloned().fold(f64::MIN, f64::max);
-    let exp: Vec<f64> = pts.iter().map(|p| (p - top).exp()).collect();
-    exp[me.index()] / exp.iter().sum::<f64>()
+    crate::eval::value(game, me, Eval::Points)
 }
 
 impl Bot for SearchBot {
@@ -378,6 +372,7 @@ mod tests {
             max_playouts: playouts,
             horizon_turns: 8,
             max_candidates: 6,
+            eval: Eval::Points,
         }
     }
 
