@@ -43,6 +43,10 @@ pub struct SearchConfig {
     pub max_candidates: usize,
     /// How a playout stopped at the horizon is valued.
     pub eval: Eval,
+    /// Standard errors by which another candidate must beat the guide's
+    /// move (paired) to be played instead. With many candidates one of them
+    /// beats a low bar by luck alone, so more candidates want a higher one.
+    pub margin_z: f64,
 }
 
 impl Default for SearchConfig {
@@ -54,6 +58,7 @@ impl Default for SearchConfig {
             horizon_turns: 24,
             max_candidates: 20,
             eval: Eval::Points,
+            margin_z: 2.0,
         }
     }
 }
@@ -246,7 +251,7 @@ impl SearchBot {
         if rounds >= MIN_ROUNDS {
             for i in (1..k).filter(|&i| live[i]) {
                 let (m, se) = mean_se(diff[i], rounds);
-                if m > best_mean && m > 2.0 * se && m > 0.01 {
+                if m > best_mean && m > self.config.margin_z * se && m > 0.01 {
                     best = i;
                     best_mean = m;
                 }
@@ -372,7 +377,7 @@ mod tests {
             max_playouts: playouts,
             horizon_turns: 8,
             max_candidates: 6,
-            eval: Eval::Points,
+            ..SearchConfig::default()
         }
     }
 

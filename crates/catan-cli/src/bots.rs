@@ -59,6 +59,13 @@ pub struct Args {
     /// position).
     #[arg(long, default_value = "points")]
     eval: Eval,
+    /// `hard` bots: most candidate moves compared in a decision.
+    #[arg(long, default_value_t = SearchConfig::default().max_candidates)]
+    candidates: usize,
+    /// `hard` bots: standard errors by which a candidate must beat the
+    /// `normal` move to be played instead.
+    #[arg(long, default_value_t = SearchConfig::default().margin_z)]
+    margin_z: f64,
     /// Print each game's result on standard error as it ends.
     #[arg(long)]
     progress: bool,
@@ -142,6 +149,8 @@ fn bot(kind: BotKind, seed: u64, args: &Args) -> Box<dyn Bot> {
                 max_playouts: args.playouts,
                 horizon_turns: args.horizon,
                 eval: args.eval,
+                max_candidates: args.candidates.max(1),
+                margin_z: args.margin_z,
                 ..SearchConfig::default()
             },
         )),
