@@ -151,7 +151,6 @@ fn bot(kind: BotKind, seed: u64, args: &Args) -> Box<dyn Bot> {
                 eval: args.eval,
                 max_candidates: args.candidates.max(1),
                 margin_z: args.margin_z,
-                ..SearchConfig::default()
             },
         )),
         k => make_bot(k, seed),
