@@ -47,6 +47,7 @@ class BridgePlayer(Player):
         self.asked = 0
         self.fallbacks = 0
         self.unmatched = 0  # decisions where our engine lacked one of theirs
+        self.errors = 0
         self.think = []
 
     def ask(self, msg):
@@ -86,6 +87,7 @@ class BridgePlayer(Player):
         a = answer.get("action")
         if a is None:
             if "error" in answer:
+                self.errors += 1
                 print(f"bridge error: {answer['error']}", file=sys.stderr)
             self.fallbacks += 1
             for k in ("end_turn", "roll"):
@@ -143,6 +145,11 @@ def main():
     ap.add_argument("--playouts", type=int, default=200)
     ap.add_argument("--think-ms", type=int, default=0)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit with status 1 if any translation check failed (for the smoke test)",
+    )
     ap.add_argument(
         "--players",
         type=int,
@@ -212,6 +219,11 @@ def main():
           f"bridge time per decision mean {1000 * sum(think) / max(len(think), 1):.1f} ms, "
           f"p99 {1000 * p99:.1f} ms")
     print(f"wall time: {time.time() - started:.0f} s")
+    bad = ours.fallbacks + ours.unmatched + ours.errors
+    if args.strict and (bad or unfinished or ours.asked == 0 and args.hero == "ours"):
+        print(f"translation checks failed: {ours.errors} errors, {ours.fallbacks} fallbacks, "
+              f"{ours.unmatched} unmatched moves, {unfinished} unfinished", file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":
