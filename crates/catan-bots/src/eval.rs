@@ -15,9 +15,9 @@ use catan_core::{Game, Seat};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Eval {
     /// Victory points only.
-    #[default]
     Points,
-    /// Points, production, hand and development cards.
+    /// Points, production, hand and development cards (the default).
+    #[default]
     Position,
 }
 

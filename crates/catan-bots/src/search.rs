@@ -4,7 +4,7 @@
 //! own view ([`crate::determinize`]), and in each one tries every candidate
 //! action followed by a playout in which every seat plays the `normal`
 //! (heuristic) policy, to the end of the game or a horizon where a value
-//! estimate from the points takes over. All candidates are tried on the same
+//! estimate of the position takes over ([`crate::eval`]). All candidates are tried on the same
 //! drawn game with the same dice (common random numbers), so their
 //! differences are measured rather than drowned in luck. The candidate with
 //! the best mean result is played.
@@ -37,7 +37,7 @@ pub struct SearchConfig {
     pub budget: Option<Duration>,
     /// Most playouts per decision (over all candidates).
     pub max_playouts: u32,
-    /// Turns a playout runs before the points decide its value.
+    /// Turns a playout runs before its position is valued.
     pub horizon_turns: u32,
     /// Most candidate actions compared in one decision.
     pub max_candidates: usize,
@@ -50,15 +50,17 @@ pub struct SearchConfig {
 }
 
 impl Default for SearchConfig {
-    /// The server's default: at most 0.8 s and 1,200 playouts a decision.
+    /// The server's default: at most 0.8 s and 1,200 playouts a decision;
+    /// 8 candidates, playouts of 8 turns valued by position, a 3-standard-
+    /// error bar (the best of the variants measured in docs/BOTS.md).
     fn default() -> Self {
         SearchConfig {
             budget: Some(Duration::from_millis(800)),
             max_playouts: 1200,
-            horizon_turns: 24,
-            max_candidates: 20,
-            eval: Eval::Points,
-            margin_z: 2.0,
+            horizon_turns: 8,
+            max_candidates: 8,
+            eval: Eval::Position,
+            margin_z: 3.0,
         }
     }
 }

@@ -57,7 +57,7 @@ pub struct Args {
     horizon: u32,
     /// `hard` bots: how a playout is valued at the horizon (points or
     /// position).
-    #[arg(long, default_value = "points")]
+    #[arg(long, default_value = "position")]
     eval: Eval,
     /// `hard` bots: most candidate moves compared in a decision.
     #[arg(long, default_value_t = SearchConfig::default().max_candidates)]
