@@ -17,7 +17,7 @@ import { announceTurn, chime, sound } from './notify.js';
 import { Countdown } from './countdown.js';
 import { flashing, freshFeedback, gainText, noteEvents, toast } from './feedback.js';
 import { el, viewerSeat, fill, plainError, sameJson } from './util.js';
-import { languagePicker, translatePage } from './i18n.js';
+import { languagePicker, t, translatePage } from './i18n.js';
 
 const params = new URLSearchParams(location.search);
 const lobbyId = params.get('id');
@@ -27,7 +27,8 @@ const $ = (id) => document.getElementById(id);
 const S = {
   lobby: null, you: null, version: 0, view: null, legal: [], over: null, presence: null,
   stats: null, ui: freshUi(), trade: freshTrade(), busy: false, error: null, rolled: false,
-  logCount: 0, joinedAtVersion: null, connection: 'connecting', pendingHistory: null,
+  logCount: 0, joinedAtVersion: null, connection: 'connecting', pendingHistory: null, stepLeft: null,
+
   // What the waiting room's inputs hold between re-renders.
   room: { name: null, botKind: null },
   // The phone layout's open panel, and the offer answers already sent.
@@ -58,9 +59,9 @@ function mySeat() {
 }
 
 function name(seat) {
-  if (seat === null || seat === undefined) return 'nobody';
+  if (seat === null || seat === undefined) return t('name.nobody');
   const s = S.lobby && S.lobby.seats[seat];
-  return (s && s.name) || `Seat ${seat + 1}`;
+  return (s && s.name) || t('name.seat', { n: seat + 1 });
 }
 
 function showError(message) {
@@ -79,19 +80,19 @@ function onStatus(st) {
   S.connection = st.state;
   const banner = $('conn-banner');
   if (st.state === 'open') {
-    if (!banner.hidden) announce('Connected again.');
+    if (!banner.hidden) announce(t('conn.again'));
     banner.hidden = true;
     return;
   }
-  if (banner.hidden) announce('The connection was lost; reconnecting.');
+  if (banner.hidden) announce(t('conn.lost'));
   banner.hidden = false;
   if (st.state === 'connecting') {
-    fill(banner, st.attempt ? `Reconnecting (attempt ${st.attempt})…` : 'Connecting…');
+    fill(banner, st.attempt ? t('conn.reconnecting', { n: st.attempt }) : t('conn.connecting'));
   } else if (st.state === 'retrying') {
-    fill(banner, `Connection lost (${st.reason}). Retrying in ${Math.round(st.delay / 100) / 10}s… `,
-      el('button', { type: 'button', id: 'retry-now', onclick: () => socket.retryNow() }, 'Retry now'));
+    fill(banner, t('conn.retrying', { reason: st.reason, s: Math.round(st.delay / 100) / 10 }), ' ',
+      el('button', { type: 'button', id: 'retry-now', onclick: () => socket.retryNow() }, t('conn.retryNow')));
   } else if (st.state === 'final') {
-    fill(banner, `${st.message} `, el('button', { type: 'button', onclick: () => connect() }, 'Reconnect'));
+    fill(banner, `${st.message} `, el('button', { type: 'button', onclick: () => connect() }, t('conn.reconnect')));
   }
 }
 
@@ -110,6 +111,7 @@ function onMessage(msg) {
       S.pendingHistory = msg;
       break;
     case 'snapshot':
+      noteStepTime(msg);
       S.version = msg.version;
       S.view = msg.view;
       S.legal = msg.legal;
@@ -145,8 +147,8 @@ function onMessage(msg) {
   // The game now waits for this seat (a new update, or the first snapshot
   // when the game starts with this seat's move): tell a background tab.
   if (!hadMoves && S.legal.length) {
-    announceTurn('Your move');
-    announce(`Your move: ${bannerText({ view: S.view, seat: mySeat(), name })}`);
+    announceTurn(t('turn.yourMove'));
+    announce(t('turn.yourMoveSay', { what: bannerText({ view: S.view, seat: mySeat(), name }) }));
     if (!document.hidden) sound('turn');
   }
   render();
@@ -174,7 +176,7 @@ function restoreLog(steps, view) {
 function logStep(msg, board) {
   const maker = (id) => S.makers.get(id);
   // The stand-in's step reads as what it was, not as the player's own.
-  if (msg.stand_in && msg.seat !== null) addLog(`${name(msg.seat)} ran out of time (or is away): the server acts for them this once.`, 'stand_in');
+  if (msg.stand_in && msg.seat !== null) addLog(t('log.standIn', { who: name(msg.seat) }), 'stand_in');
   for (const ev of msg.events) {
     tally(S.stats, ev);
     if (ev.type === 'trade_offered') S.makers.set(ev.offer.id, ev.offer.maker);
@@ -183,7 +185,13 @@ function logStep(msg, board) {
   }
 }
 
+/** Keeps the server's time left for the step, with when it arrived. */
+function noteStepTime(msg) {
+  S.stepLeft = typeof msg.step_time_left_ms === 'number' ? { ms: msg.step_time_left_ms, at: performance.now() } : null;
+}
+
 function onUpdate(msg) {
+  noteStepTime(msg);
   const before = S.view;
   if (!S.stats) S.stats = newStats(msg.view.players.length);
   if (S.joinedAtVersion === null) S.joinedAtVersion = msg.version - 1;
@@ -202,7 +210,7 @@ function onUpdate(msg) {
     if (ev.type === 'dice_rolled') S.rolled = true;
     if (ev.type === 'trade_offered' && mySeat() !== null && ev.offer.maker !== mySeat() && ev.offer.to.includes(mySeat())) {
       chime();
-      announceTurn(`${name(ev.offer.maker)} offers you a trade`);
+      announceTurn(t('offer.toYouTitle', { who: name(ev.offer.maker) }));
     }
   }
   if (S.history) {
@@ -240,7 +248,7 @@ function announce(text) {
 }
 
 function addChat(msg) {
-  announce(`${msg.name} says: ${msg.text}`);
+  announce(t('chat.says', { who: msg.name, text: msg.text }));
   const list = $('chat-list');
   list.append(el('li', {}, badge(msg.seat), el('strong', {}, `${msg.name}: `), msg.text));
   while (list.children.length > 200) list.firstChild.remove();
@@ -293,7 +301,7 @@ function newerThan(v) {
 const roomActions = {
   async join(rawName, seat) {
     const nm = (rawName || '').trim();
-    if (!nm) return showError('Enter a display name first.');
+    if (!nm) return showError(t('room.nameFirst'));
     prefs.setName(nm);
     await hostCall(async () => {
       const r = await api.joinLobby(lobbyId, nm, seat);
@@ -317,11 +325,11 @@ const roomActions = {
   async copy(link) {
     try {
       await navigator.clipboard.writeText(link);
-      $('status-line').textContent = 'Invite link copied.';
-      announce('Invite link copied.');
+      $('status-line').textContent = t('room.copied');
+      announce(t('room.copied'));
     } catch {
       $('invite-link').select();
-      $('status-line').textContent = 'Select the link and copy it (Ctrl+C).';
+      $('status-line').textContent = t('room.copyByHand');
     }
   },
 };
@@ -395,7 +403,7 @@ function keepFocus(root, fn) {
 function draw() {
   const err = $('error-box');
   err.hidden = !S.error;
-  if (S.error) fill(err, el('span', {}, S.error), ' ', el('button', { type: 'button', onclick: () => { S.error = null; render(); } }, 'Dismiss'));
+  if (S.error) fill(err, el('span', {}, S.error), ' ', el('button', { type: 'button', onclick: () => { S.error = null; render(); } }, t('page.dismiss')));
   if (!S.lobby) return;
   document.body.dataset.status = S.lobby.status;
   if (!S.view) {
@@ -423,7 +431,7 @@ function draw() {
   document.body.dataset.phase = S.view.phase;
   document.body.dataset.myMove = String(S.legal.length > 0);
   renderBanner($('banner'), ctx);
-  countdown.update({ timer: S.lobby.turn_timer, view: S.view, version: S.version, seat, name });
+  countdown.update({ timer: S.lobby.turn_timer, view: S.view, version: S.version, seat, name, left: S.stepLeft });
   renderBoard($('board'), S.view, {
     targets: boardTargets(ctx), onTarget: (k, id) => onBoardTarget(ctx, k, id), pendingEdges: S.ui.rbEdges,
     producing: flashing(S.fb) ? S.fb.hexes : null, robberMoved: S.fb.robberMoved,
@@ -447,10 +455,10 @@ function draw() {
     const winner = over.winner;
     const cheer = winner === null || winner === undefined ? null
       : el('div', { class: 'celebration' }, el('span', { class: 'confetti', 'aria-hidden': 'true' }, '★'),
-        winner === seat ? ' You win! ' : ` ${name(winner)} wins! `, el('span', { class: 'confetti', 'aria-hidden': 'true' }, '★'));
+        ` ${winner === seat ? t('win.you') : t('win.other', { who: name(winner) })} `, el('span', { class: 'confetti', 'aria-hidden': 'true' }, '★'));
     if (winner !== null && winner !== undefined && winner === seat) sound('win');
     fill($('summary'), cheer, summary(over, S.stats || newStats(over.players.length), name, { partial: S.joinedAtVersion > 0 }),
-      el('p', {}, el('a', { href: `replay.html?game=${lobbyId}`, id: 'open-replay', class: 'button' }, 'Open the replay')));
+      el('p', {}, el('a', { href: `replay.html?game=${lobbyId}`, id: 'open-replay', class: 'button' }, t('win.replay'))));
   }
   if (S.refocusAfter !== null && S.version > S.refocusAfter) moveFocusOn();
   if (autoplay) autoplay(S, act);
@@ -485,7 +493,7 @@ function setup() {
   languagePicker($('lang'));
   countdown = new Countdown($('turn-timer'));
   if (!lobbyId) {
-    fill($('room'), el('p', {}, 'No lobby given. '), el('a', { href: '/' }, 'Back to the lobby list'));
+    fill($('room'), el('p', {}, t('page.noLobby')), el('a', { href: '/' }, t('page.back')));
     return;
   }
   $('chat-form').addEventListener('submit', async (ev) => {
@@ -509,7 +517,8 @@ function setup() {
     render();
     connect();
   }, (e) => {
-    fill($('room'), el('p', { role: 'alert' }, `This lobby cannot be opened. ${plainError(e)}`), el('a', { href: '/' }, 'Back to the lobby list'));
+    fill($('room'), el('p', { role: 'alert' }, t('page.cannotOpen', { error: plainError(e) })), el('a', { href: '/' }, t('page.back')));
+
   });
 }
 
