@@ -171,6 +171,11 @@ pub enum ServerMsg {
         view: View,
         /// What this connection's seat may do now (empty for spectators).
         legal: Vec<Action>,
+        /// With the turn timer on and the game going: milliseconds left
+        /// for the current step when this message was made (a duration,
+        /// not a clock time, so the client's clock does not matter).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        step_time_left_ms: Option<u64>,
     },
     /// The game's steps so far as this viewer may know them (sent before
     /// each snapshot, so a reloaded page rebuilds its log).
@@ -194,7 +199,12 @@ pub enum ServerMsg {
         view: View,
         /// What this connection's seat may do now.
         legal: Vec<Action>,
+        /// With the turn timer on and the game going: milliseconds left
+        /// for the step that starts with this update.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        step_time_left_ms: Option<u64>,
     },
+
     /// A request succeeded.
     Accepted {
         /// The request id.
