@@ -101,10 +101,11 @@ test('on a phone the board fills the width, each panel is one tap away and spots
 });
 
 test('a person takes a bot\'s offer at the default bot speed, and a second Accept sends nothing', async ({ browser }, testInfo) => {
-  // Bots offer only when one or two cards short, one for one, so an offer
-  // Ann can pay comes at a random moment: usually within two minutes at the
-  // default speed, on a loaded machine sometimes much later.
-  test.setTimeout(600_000);
+  // Bots offer only when one or two cards short, so the test arms the bot
+  // after Ann (the server's `test_bot_offer` hook, test servers only) to
+  // offer her one card for one at its next turn; the offer, the bot's wait
+  // for her answer and its confirmation are the ordinary ones.
+  test.setTimeout(180_000);
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await ctx.newPage();
   watchErrors(page, 'Ann');
@@ -129,16 +130,18 @@ test('a person takes a bot\'s offer at the default bot speed, and a second Accep
   const botDelay = Number(await (async () => { await page.goto('/'); return page.locator('#bot-delay').inputValue(); })());
   expect(botDelay).toBeGreaterThanOrEqual(800);
   await botGame(page, { botDelay });
-  // The card of an offer to Ann that she can take (its Accept is enabled).
+  const me = (await waitState(page, (x) => x.you && x.you.kind === 'seat', 'Ann seated')).you.seat;
+  const bot = (me + 1) % 4;
+  const armed = await page.evaluate(([b, to]) => window.catan.send({ type: 'test_bot_offer', bot: b, to }), [bot, me]);
+  expect(armed.type).toBe('accepted');
+  // The card of the bot's offer to Ann that she can take (its Accept is enabled).
   const card = page.locator('#offers .offer-to-me')
     .filter({ has: page.locator('button.accept:not([disabled])') }).first();
   const start = Date.now();
-  // Ann plays her own turns (never answering offers) until a bot offers her
-  // something she can pay, and the card is still there when the test looks
-  // (on a loaded machine the test's own loop can be slower than the bot's
-  // wait; an offer gone by then is not one Ann was kept from answering).
+  // Ann plays her own turns (never answering offers) until the bot's turn
+  // brings the offer (it waits for a turn when Ann holds a card to ask for).
   for (;;) {
-    if (Date.now() - start > 540_000) throw new Error('no bot offered Ann a trade she could take');
+    if (Date.now() - start > 150_000) throw new Error('the armed bot never offered Ann a trade');
     if (await card.count() && await card.boundingBox({ timeout: 1000 }).catch(() => null)) break;
     const s = await state(page);
     const answering = s.legal.some((a) => a.type === 'accept_trade' || a.type === 'decline_trade');
@@ -165,5 +168,13 @@ test('a person takes a bot\'s offer at the default bot speed, and a second Accep
     if (r.type === 'rejected') expect(r.code).toBe('stale_version');
   }
   expect(new Set(accepts.map((m) => m.version)).size).toBe(accepts.length);
+  // The bot confirms with Ann: the trade is done, hands and log say so.
+  const offer = (await state(page)).view.offers.find((o) => o.id === offerId);
+  expect(offer ? offer.maker : bot).toBe(bot);
+  await page.waitForFunction((id) => window.catan.state.history.some((u) => u.events.some((e) => e.type === 'traded' && e.offer === id)), offerId, { timeout: 30_000 });
+  const traded = await page.evaluate((id) => window.catan.state.history.flatMap((u) => u.events).find((e) => e.type === 'traded' && e.offer === id), offerId);
+  expect([traded.maker, traded.taker]).toEqual([bot, me]);
+  await expect(page.locator('#log-list')).toContainText(`gave 1 ${Object.keys(traded.gave).find((r) => traded.gave[r])} to Ann`);
   await ctx.close();
 });
+

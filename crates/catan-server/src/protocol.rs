@@ -56,6 +56,17 @@ pub enum ClientMsg {
         /// Request id.
         id: String,
     },
+    /// Test hook, refused unless the server runs with `--test-hooks`: the
+    /// bot at `bot` offers one card for one to `to` at its next move as the
+    /// active player.
+    TestBotOffer {
+        /// Request id.
+        id: String,
+        /// The bot's seat.
+        bot: Seat,
+        /// The seat the offer goes to.
+        to: Seat,
+    },
 }
 
 /// The message types a client may send (derived from [`ClientMsg`]; a
@@ -69,7 +80,8 @@ impl ClientMsg {
             ClientMsg::Hello { .. } => None,
             ClientMsg::Action { id, .. }
             | ClientMsg::Chat { id, .. }
-            | ClientMsg::Resync { id } => Some(id),
+            | ClientMsg::Resync { id }
+            | ClientMsg::TestBotOffer { id, .. } => Some(id),
         }
     }
 }

@@ -200,6 +200,14 @@ fn examples() -> Vec<(&'static str, Value)> {
             client(ClientMsg::Resync { id: "s1".into() }),
         ),
         (
+            "client_test_bot_offer",
+            client(ClientMsg::TestBotOffer {
+                id: "t1".into(),
+                bot: Seat(2),
+                to: Seat(0),
+            }),
+        ),
+        (
             "server_welcome",
             server(ServerMsg::Welcome {
                 protocol: 1,

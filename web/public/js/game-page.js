@@ -48,7 +48,9 @@ function enableTestHooks() {
   S.history = [];
   // Redraw timings for the benchmark (tests/redraw.bench.spec.js), in ms.
   S.perf = { draw: [], arrival: [], pending: [] };
-  window.catan = { get state() { return S; }, act: (a) => act(a) };
+  // `send` reaches the server's own test hooks (`test_bot_offer`).
+  window.catan = { get state() { return S; }, act: (a) => act(a), send: (m) => socket.request(m) };
+
 }
 
 let socket = null;

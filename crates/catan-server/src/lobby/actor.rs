@@ -82,6 +82,8 @@ pub struct LobbyActor {
     pub(super) history: super::history::History,
     /// An action whose append is in doubt, being settled (`settle`).
     pub(super) settling: super::settle::Settling,
+    /// A test hook's armed bot offer: (bot, recipient) (`test_offer`).
+    pub(super) test_offer: Option<(Seat, Seat)>,
     rx: mpsc::Receiver<Command>,
 }
 
@@ -112,6 +114,7 @@ impl LobbyActor {
             thinking: Default::default(),
             history: Default::default(),
             settling: Default::default(),
+            test_offer: None,
             rx,
         };
         actor.publish();

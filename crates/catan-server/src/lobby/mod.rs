@@ -15,6 +15,7 @@ mod offer_wait;
 mod play;
 pub mod resume;
 mod settle;
+mod test_offer;
 mod think;
 
 use crate::error::{Code, Refusal};

@@ -58,6 +58,16 @@ impl LobbyActor {
                 let version = self.version();
                 self.conns.reply(conn, &ServerMsg::Accepted { id, version });
             }
+            ClientMsg::TestBotOffer { id, bot, to } => {
+                let reply = match self.arm_test_offer(bot, to) {
+                    Ok(()) => ServerMsg::Accepted {
+                        id,
+                        version: self.version(),
+                    },
+                    Err(e) => ServerMsg::rejected(Some(id), e.code, e.message),
+                };
+                self.conns.reply(conn, &reply);
+            }
             ClientMsg::Chat { id, text } => {
                 let r = self.chat(viewer, &text);
                 let reply = match r {
