@@ -33,8 +33,10 @@ const S = {
   room: { name: null, botKind: null },
   // The phone layout's open panel, and the offer answers already sent.
   tab: 'play', sent: new Set(), refocusAfter: null,
-  // Who made each offer seen (answers name the offer by id only).
-  makers: new Map(),
+  // Who made each offer seen (answers name the offer by id only), and the
+  // counter-offers seen ({ id, maker }): an offer's card still says who
+  // countered it after the counter-offer closed.
+  makers: new Map(), counters: [],
   // What just happened, for highlights and toasts (feedback.js).
   fb: freshFeedback(),
   // Every update this page was sent (bounded), kept only when the server
@@ -166,6 +168,7 @@ function restoreLog(steps, view) {
   S.logCount = 0;
   S.stats = newStats(view.players.length);
   S.makers = new Map();
+  S.counters = [];
   for (const st of steps) logStep(st, view.board);
   S.joinedAtVersion = 0;
   if (S.history) {
@@ -182,6 +185,10 @@ function logStep(msg, board) {
   for (const ev of msg.events) {
     tally(S.stats, ev);
     if (ev.type === 'trade_offered') S.makers.set(ev.offer.id, ev.offer.maker);
+    if (ev.type === 'trade_offered' && ev.offer.counter) {
+      S.counters.push({ id: ev.offer.id, maker: ev.offer.maker });
+      if (S.counters.length > 500) S.counters.shift();
+    }
     const line = describe(ev, name, { board, maker, standIn: !!msg.stand_in });
     if (line) addLog(line, ev.type);
   }
@@ -428,6 +435,8 @@ function draw() {
     setTrade: (patch) => { S.trade = { ...S.trade, ...patch }; render(); },
     showTab,
     sent: S.sent,
+    counters: S.counters,
+
     gain: (s) => gainText(S.fb, s, seat),
   };
   document.body.dataset.phase = S.view.phase;

@@ -125,7 +125,11 @@ export function renderOffers(root, ctx) {
         to: o.to.length && !o.counter ? t('card.otherTo', { list: o.to.map(name).join(', ') }) : '' });
     }
     const answers = mine && !o.counter ? el('ul', { class: 'answers' }, o.to.map((s) => {
-      const countered = view.offers.some((c) => c.counter && c.maker === s && c.id > o.id);
+      // A counter-offer made after this offer answers it, open or closed
+      // (confirming a counter closes only the counter: SCENARIO.md, R27).
+      const countered = view.offers.some((c) => c.counter && c.maker === s && c.id > o.id)
+        || (ctx.counters || []).some((c) => c.maker === s && c.id > o.id);
+
       const [mark, cls] = o.accepted.includes(s) ? ['✓', 'yes']
         : o.declined.includes(s) ? ['✗', 'no']
           : countered ? ['↺', 'counter'] : ['…', 'wait'];
