@@ -4,7 +4,7 @@
 // and with prefers-reduced-motion nothing moves.
 
 import { test, expect } from '@playwright/test';
-import { createLobby, shoot, state, uiStep, waitState, watchErrors } from './helpers.js';
+import { createLobby, shootBoth, state, uiStep, waitState, watchErrors } from './helpers.js';
 
 async function botGame(page) {
   await createLobby(page, { name: 'Ann', lobby: 'Feedback test' });
@@ -32,7 +32,6 @@ test('a roll lights up the producing hexes and shows the gains, then both go', a
   await botGame(page);
   const gains = page.locator('#players .gain');
   const s = await playUntil(page, gains, 'gains after a roll');
-  await shoot(page, testInfo, 'roll-feedback');
   // The lit hexes are exactly those with the number the dice show (read in
   // one go: both are drawn by the same frame), never the robber's.
   const seen = await page.evaluate(() => ({
@@ -77,6 +76,7 @@ test('a roll lights up the producing hexes and shows the gains, then both go', a
     }
   }
 
+  await shootBoth(page, testInfo, 'roll-feedback');
   // The highlights go by themselves, without any input.
   await expect(page.locator('#board .hex.producing')).toHaveCount(0, { timeout: 8000 });
 });

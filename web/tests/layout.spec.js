@@ -5,7 +5,7 @@
 // can be taken at the default bot speed, and a second Accept sends nothing.
 
 import { test, expect } from '@playwright/test';
-import { createLobby, shoot, state, uiStep, waitState, watchErrors } from './helpers.js';
+import { createLobby, shoot, shootBoth, state, uiStep, waitState, watchErrors } from './helpers.js';
 
 /** Creates a lobby of `name` and bots and starts it; returns its id. */
 async function botGame(page, { name = 'Ann', players = 4, botDelay = 0 } = {}) {
@@ -22,8 +22,14 @@ async function botGame(page, { name = 'Ann', players = 4, botDelay = 0 } = {}) {
 /** The box of `locator`, which must lie wholly inside the viewport. */
 async function inside(page, locator, what) {
   const vp = page.viewportSize();
-  const box = await locator.boundingBox();
-  expect(box, `${what} is on the page`).not.toBeNull();
+  // The page redraws its sections whole: a box read while one is being
+  // replaced is null, so read it again until the element is there.
+  let box = null;
+  await expect.poll(async () => {
+    box = await locator.boundingBox().catch(() => null);
+    return box;
+  }, { message: `${what} is on the page` }).not.toBeNull();
+
   expect(box.x, `${what} left`).toBeGreaterThanOrEqual(0);
   expect(box.y, `${what} top`).toBeGreaterThanOrEqual(0);
   expect(box.x + box.width, `${what} right`).toBeLessThanOrEqual(vp.width + 0.5);
@@ -149,7 +155,7 @@ test('a person takes a bot\'s offer at the default bot speed, and a second Accep
   }
   await inside(page, card, 'the offer card');
   await inside(page, card.locator('button.accept'), 'Accept');
-  await shoot(page, testInfo, 'trade-card');
+  await shootBoth(page, testInfo, 'trade-card');
   const offerId = Number(await card.getAttribute('data-offer'));
   await card.locator('button.accept').click();
   // A second click (the button is disabled by then; force the click through) sends nothing.

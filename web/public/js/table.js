@@ -4,7 +4,7 @@
 
 import { el, DEV_CARDS, devEffect, devName, phaseText, resName, RESOURCES, SEAT_COLOURS, SEAT_SHAPES, SHAPE_SYMBOL, fill } from './util.js';
 import { resourceIcon } from './icons.js';
-import { t } from './i18n.js';
+import { t, tn } from './i18n.js';
 
 /** The player's colour/shape badge. */
 export function badge(seat) {
@@ -51,7 +51,8 @@ export function renderPlayers(root, ctx) {
         el('span', { class: 'points', title: t('player.vpTitle') }, t('player.vp', { n: points }))),
         ctx.gain && ctx.gain(p.seat) ? el('div', { class: 'gain', 'data-seat': p.seat }, ctx.gain(p.seat)) : null,
       el('div', { class: 'player-stats' },
-        el('span', { class: 'cards', 'data-count': p.resource_count }, `🂠 ${t('player.cards', { n: p.resource_count })}`),
+        el('span', { class: 'cards', 'data-count': p.resource_count }, `🂠 ${tn('count.cards', p.resource_count)}`),
+
         el('span', { class: 'devs', 'data-count': p.dev_card_count }, t('player.devs', { n: p.dev_card_count })),
         el('span', {}, `⚔ ${t('player.knights', { n: p.played_knights })}`),
         el('span', {}, t('player.road', { n: p.longest_trail })),
