@@ -4,7 +4,7 @@
 // and with prefers-reduced-motion nothing moves.
 
 import { test, expect } from '@playwright/test';
-import { createLobby, shoot, state, uiStep, waitState, watchErrors } from './helpers.js';
+import { createLobby, shootBoth, state, uiStep, waitState, watchErrors } from './helpers.js';
 
 async function botGame(page) {
   await createLobby(page, { name: 'Ann', lobby: 'Feedback test' });
@@ -32,7 +32,6 @@ test('a roll lights up the producing hexes and shows the gains, then both go', a
   await botGame(page);
   const gains = page.locator('#players .gain');
   const s = await playUntil(page, gains, 'gains after a roll');
-  await shoot(page, testInfo, 'roll-feedback');
   // The lit hexes are exactly those with the number the dice show (read in
   // one go: both are drawn by the same frame), never the robber's.
   const seen = await page.evaluate(() => ({
@@ -44,6 +43,40 @@ test('a roll lights up the producing hexes and shows the gains, then both go', a
   }
   // Others' gains are counts; one's own (if any) name the cards.
   for (const text of await page.locator('#players .gain').allTextContents()) expect(text).toMatch(/^\+\d+ cards?$|^\+\d+ (brick|wood|wool|wheat|ore)/);
+  // Each gain shows on the area of the player who gained, as the server's
+  // last `produced` event says, and nowhere else (read after the page's
+  // next frame, so the drawing and the events are of the same moment).
+  const now = await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => {
+    const S = window.catan.state;
+    const produced = S.history.flatMap((u) => u.events).filter((e) => e.type === 'produced').pop();
+    resolve({
+      me: S.you.seat,
+      gains: produced.gains,
+      shown: [...document.querySelectorAll('.gain')].map((g) => ({
+        seat: Number(g.dataset.seat), text: g.textContent.trim(),
+        area: g.closest('#me') ? 'me' : g.closest('.player') ? Number(g.closest('.player').dataset.seat) : null,
+      })),
+    });
+  }))));
+  const sum = (g) => Object.values(g).reduce((a, b) => a + b, 0);
+  for (const [seat, g] of now.gains.entries()) {
+    const mine = now.shown.filter((x) => x.seat === seat);
+    const n = sum(g);
+    if (!n) {
+      expect(mine, `seat ${seat} gained nothing`).toEqual([]);
+      continue;
+    }
+    if (seat === now.me) {
+      // Your own gains name the cards, in your hand's heading and by your name.
+      const words = Object.entries(g).filter(([, k]) => k > 0).map(([r, k]) => `+${k} ${r}`).join(', ');
+      expect(mine.map((x) => x.area).sort()).toEqual([seat, 'me'].sort());
+      for (const x of mine) expect(x.text).toBe(words);
+    } else {
+      expect(mine).toEqual([{ seat, area: seat, text: `+${n} card${n === 1 ? '' : 's'}` }]);
+    }
+  }
+
+  await shootBoth(page, testInfo, 'roll-feedback');
   // The highlights go by themselves, without any input.
   await expect(page.locator('#board .hex.producing')).toHaveCount(0, { timeout: 8000 });
 });

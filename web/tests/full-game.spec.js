@@ -6,7 +6,7 @@
 // which steps through it by buttons, keys, slider and a step link.
 
 import { test, expect } from '@playwright/test';
-import { createLobby, shoot, state, watchErrors } from './helpers.js';
+import { createLobby, shoot, shootBoth, state, watchErrors } from './helpers.js';
 
 /** Records a timing in the report and prints it to the test output. */
 function note(testInfo, description) {
@@ -36,7 +36,7 @@ test('a full game against bots plays to the end, then replays step by step', asy
   await expect(page.locator('#summary figure')).toHaveCount(5);
   // The win is celebrated above the summary.
   await expect(page.locator('#summary .celebration')).toContainText(/wins!|You win!/);
-  await shoot(page, testInfo, 'celebration');
+  await shootBoth(page, testInfo, 'celebration');
   const end = await state(page);
   expect(end.view.phase).toBe('finished');
   expect(end.over.players.every((p) => p.resources !== null)).toBe(true);

@@ -28,7 +28,21 @@ export async function shoot(page, testInfo, name, extraPath) {
   return file;
 }
 
+/**
+ * Saves `name` at the page's size and `name-390x844` at a phone's (the
+ * viewport is resized for the second and put back), both as artifacts.
+ */
+export async function shootBoth(page, testInfo, name) {
+  await shoot(page, testInfo, name);
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await shoot(page, testInfo, `${name}-390x844`);
+  await page.setViewportSize(size);
+}
+
 /** Fails the test on any uncaught page error. */
+
 export function watchErrors(page, label) {
   page.on('pageerror', (e) => {
     throw new Error(`${label}: page error: ${e.message}`);

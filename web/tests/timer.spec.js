@@ -38,3 +38,37 @@ test('the turn timer counts down, warns near the end, and a stand-in is named as
   // Ann does nothing: the server places for her, and the log says so.
   await expect(page.locator('#log-list')).toContainText('Ann ran out of time (or is away): the server acts for them this once.', { timeout: 20_000 });
 });
+
+test('after a reload the countdown carries on from where it was, not from the full time', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const page = await (await browser.newContext()).newPage();
+  watchErrors(page, 'Ann');
+  await page.goto('/');
+  await page.fill('#display-name', 'Ann');
+  await page.fill('#lobby-name', 'Timer reload test');
+  await page.fill('#bot-delay', '0');
+  await page.check('#timer');
+  await page.fill('#timer-seconds', '40');
+  await page.click('#create');
+  await page.waitForURL(/game\.html\?id=/);
+  for (let i = 1; i < 4; i++) {
+    await page.locator('.add-bot').first().click();
+    await expect(page.locator('.seat.bot')).toHaveCount(i);
+  }
+  await page.click('#start');
+  // The opening comes to Ann, who does nothing: her step's clock runs.
+  const timer = page.locator('#turn-timer');
+  const seconds = async () => Number(await timer.getAttribute('data-seconds'));
+  await expect(timer).toContainText('left for you', { timeout: 30_000 });
+  const version = await page.evaluate(() => window.catan.state.version);
+  await expect.poll(seconds, { timeout: 20_000 }).toBeLessThanOrEqual(34);
+  const before = await seconds();
+  await page.reload();
+  await expect(timer).toContainText('left for you');
+  // Still the same step, and the countdown did not start again at 40.
+  expect(await page.evaluate(() => window.catan.state.version)).toBe(version);
+  const after = await seconds();
+  expect(after).toBeLessThanOrEqual(before + 1);
+  expect(after).toBeLessThan(38);
+  await expect.poll(seconds, { timeout: 5_000 }).toBeLessThan(after);
+});

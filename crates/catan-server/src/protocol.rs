@@ -56,6 +56,17 @@ pub enum ClientMsg {
         /// Request id.
         id: String,
     },
+    /// Test hook, refused unless the server runs with `--test-hooks`: the
+    /// bot at `bot` offers one card for one to `to` at its next move as the
+    /// active player.
+    TestBotOffer {
+        /// Request id.
+        id: String,
+        /// The bot's seat.
+        bot: Seat,
+        /// The seat the offer goes to.
+        to: Seat,
+    },
 }
 
 /// The message types a client may send (derived from [`ClientMsg`]; a
@@ -69,7 +80,8 @@ impl ClientMsg {
             ClientMsg::Hello { .. } => None,
             ClientMsg::Action { id, .. }
             | ClientMsg::Chat { id, .. }
-            | ClientMsg::Resync { id } => Some(id),
+            | ClientMsg::Resync { id }
+            | ClientMsg::TestBotOffer { id, .. } => Some(id),
         }
     }
 }
@@ -171,6 +183,11 @@ pub enum ServerMsg {
         view: View,
         /// What this connection's seat may do now (empty for spectators).
         legal: Vec<Action>,
+        /// With the turn timer on and the game going: milliseconds left
+        /// for the current step when this message was made (a duration,
+        /// not a clock time, so the client's clock does not matter).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        step_time_left_ms: Option<u64>,
     },
     /// The game's steps so far as this viewer may know them (sent before
     /// each snapshot, so a reloaded page rebuilds its log).
@@ -194,7 +211,12 @@ pub enum ServerMsg {
         view: View,
         /// What this connection's seat may do now.
         legal: Vec<Action>,
+        /// With the turn timer on and the game going: milliseconds left
+        /// for the step that starts with this update.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        step_time_left_ms: Option<u64>,
     },
+
     /// A request succeeded.
     Accepted {
         /// The request id.

@@ -124,6 +124,8 @@ fn examples() -> Vec<(&'static str, Value)> {
         events: events.iter().map(|e| e.redacted_for(me, false)).collect(),
         view: game.view(me),
         legal: game.legal_actions(opener),
+        // The lobby above runs a 90 s turn timer: a new step has all of it.
+        step_time_left_ms: Some(90_000),
     };
     // A spectator's history of the same game: its steps redacted for it.
     let history = ServerMsg::History {
@@ -150,7 +152,10 @@ fn examples() -> Vec<(&'static str, Value)> {
         version: 1,
         view: game.view(me),
         legal: game.legal_actions(opener),
+        // Connected half a minute into the step.
+        step_time_left_ms: Some(61_250),
     };
+
     let road = game.legal_actions(opener)[0];
     let mut finished = game.clone();
     finished.options.vp_target = 3;
@@ -193,6 +198,14 @@ fn examples() -> Vec<(&'static str, Value)> {
         (
             "client_resync",
             client(ClientMsg::Resync { id: "s1".into() }),
+        ),
+        (
+            "client_test_bot_offer",
+            client(ClientMsg::TestBotOffer {
+                id: "t1".into(),
+                bot: Seat(2),
+                to: Seat(0),
+            }),
         ),
         (
             "server_welcome",

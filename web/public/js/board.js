@@ -5,14 +5,14 @@
 // clickable targets (vertices, edges, hexes) the page asks to highlight.
 
 import { GEO, toPixel } from './geometry.js';
-import { svg, SEAT_COLOURS, SEAT_SHAPES, TERRAIN_RESOURCE, fill } from './util.js';
+import { resName, svg, SEAT_COLOURS, SEAT_SHAPES, TERRAIN_RESOURCE, fill } from './util.js';
 import { edgePlace, hexName, vertexPlace } from './words.js';
+import { t } from './i18n.js';
 
 const SIZE = 50;
 const TERRAIN_COLOURS = {
   hills: '#C8643B', forest: '#2F7D32', pasture: '#9CCC65', fields: '#F2C94C', mountains: '#8D8F99', desert: '#E8D8A8',
 };
-const RESOURCE_SHORT = { brick: 'brick', wood: 'wood', wool: 'wool', wheat: 'wheat', ore: 'ore' };
 
 const px = (x, y) => toPixel(x, y, SIZE);
 const vpos = (v) => px(GEO.vertices[v].x, GEO.vertices[v].y);
@@ -82,9 +82,9 @@ function harbour(hb) {
   const hy = my + (dy / len) * 30;
   const generic = hb.kind === '3:1';
   const label = generic ? '3:1' : '2:1';
-  const sub = generic ? 'any' : RESOURCE_SHORT[hb.kind];
+  const sub = generic ? t('harbour.any') : resName(hb.kind);
   return svg('g', { class: 'harbour', 'data-edge': hb.edge },
-    svg('title', {}, generic ? 'Harbour: 3 of a kind for 1' : `Harbour: 2 ${hb.kind} for 1`),
+    svg('title', {}, generic ? t('harbour.generic') : t('harbour.special', { res: resName(hb.kind) })),
     svg('line', { x1: a.px, y1: a.py, x2: hx, y2: hy, stroke: '#7a5c3a', 'stroke-width': 3 }),
     svg('line', { x1: b.px, y1: b.py, x2: hx, y2: hy, stroke: '#7a5c3a', 'stroke-width': 3 }),
     svg('circle', { cx: hx, cy: hy, r: 17, fill: generic ? '#fff' : TERRAIN_COLOURS[terrainOf(hb.kind)], stroke: '#333', 'stroke-width': 1.5 }),
@@ -93,7 +93,7 @@ function harbour(hb) {
 }
 
 function terrainOf(resource) {
-  return Object.keys(TERRAIN_RESOURCE).find((t) => TERRAIN_RESOURCE[t] === resource) || 'desert';
+  return Object.keys(TERRAIN_RESOURCE).find((k) => TERRAIN_RESOURCE[k] === resource) || 'desert';
 }
 
 function road(seat, edge) {
@@ -133,7 +133,7 @@ function robber(h) {
   const { px: cx, py: cy } = hpos(h);
   const x = cx - 27;
   return svg('g', { class: 'robber', 'data-hex': h },
-    svg('title', {}, 'The robber'),
+    svg('title', {}, t('board.robber')),
     svg('path', { d: `M${x - 8} ${cy + 14}q8 -30 16 0z`, fill: '#2b2b2b', stroke: '#eee', 'stroke-width': 1 }),
     svg('circle', { cx: x, cy: cy - 12, r: 6, fill: '#2b2b2b', stroke: '#eee', 'stroke-width': 1 }));
 }
@@ -260,7 +260,7 @@ export function renderBoard(root, view, { targets = {}, onTarget = () => {}, pen
     // While a hex is chosen, only the hexes that cannot be chosen dim.
     const dim = (choosingHex && !targets.hexes.has(h) ? ' dimmed' : '') + (producing && producing.has(h) ? ' producing' : '');
     land.append(svg('g', { class: `hex terrain-${tile.terrain}${dim}`, 'data-hex': h },
-      svg('title', {}, `${hexName(view.board, h)}${res ? ` (${res})` : ''}`),
+      svg('title', {}, `${hexName(view.board, h)}${res ? ` (${resName(res)})` : ''}`),
       svg('polygon', { points: pts, fill: TERRAIN_COLOURS[tile.terrain], stroke: '#f5ecd7', 'stroke-width': 3 }),
       svg('polygon', { points: pts, fill: `url(#pat-${tile.terrain})`, 'pointer-events': 'none' })));
     if (tile.number) land.append(token(h, tile.number));
@@ -270,7 +270,7 @@ export function renderBoard(root, view, { targets = {}, onTarget = () => {}, pen
 
   const hexTargets = svg('g', { class: 'hex-targets' });
   for (const h of targets.hexes || []) {
-    hexTargets.append(target(svg('polygon', { points: hexPoints(h) }), 'hex', h, `Robber to ${hexName(view.board, h)}`, onTarget));
+    hexTargets.append(target(svg('polygon', { points: hexPoints(h) }), 'hex', h, t('spot.robber', { place: hexName(view.board, h) }), onTarget));
   }
   const rob = robber(view.robber);
   if (robberMoved) rob.classList.add('moved');
@@ -282,7 +282,7 @@ export function renderBoard(root, view, { targets = {}, onTarget = () => {}, pen
   const edgeTargets = svg('g', { class: 'edge-targets' });
   for (const e of targets.edges || []) {
     edgeTargets.append(edgeMark(e));
-    edgeTargets.append(target(svg('polygon', { points: edgeHitArea(e) }), 'edge', e, `Road spot between ${edgePlace(view.board, e)}`, onTarget));
+    edgeTargets.append(target(svg('polygon', { points: edgeHitArea(e) }), 'edge', e, t('spot.road', { place: edgePlace(view.board, e) }), onTarget));
   }
   root.append(pieces, edgeTargets);
   const buildings = svg('g', { class: 'buildings' });
@@ -297,7 +297,8 @@ export function renderBoard(root, view, { targets = {}, onTarget = () => {}, pen
     // Legal spots are never neighbours (the distance rule), so a large hit
     // circle (32 CSS px on a phone) overlaps no other target.
     vertexTargets.append(svg('circle', { class: 'spot-mark vertex-mark', 'aria-hidden': 'true', cx, cy, r: 9 }));
-    vertexTargets.append(target(svg('circle', { cx, cy, r: 26 }), 'vertex', v, `Spot between ${vertexPlace(view.board, v)}`, onTarget));
+    vertexTargets.append(target(svg('circle', { cx, cy, r: 26 }), 'vertex', v, t('spot.vertex', { place: vertexPlace(view.board, v) }), onTarget));
+
   }
   root.append(vertexTargets);
   // The one tab stop: the spot that had focus, else the first spot.

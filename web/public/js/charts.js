@@ -3,6 +3,7 @@
 // (points by source). Each chart carries a text summary for screen readers.
 
 import { svg, el } from './util.js';
+import { t, tn } from './i18n.js';
 
 const W = 320;
 const H = 170;
@@ -12,7 +13,7 @@ const PAD = { l: 28, r: 8, t: 10, b: 34 };
  * Grouped bars. `series` = [{ name, colour, values[] }] over `labels`;
  * `line` (optional) = values drawn as a dashed marker per label (expected).
  */
-export function barChart({ title, labels, series, line = null, lineName = 'expected' }) {
+export function barChart({ title, labels, series, line = null, lineName = t('chart.expected') }) {
   const max = Math.max(1, ...series.flatMap((s) => s.values), ...(line || []));
   const innerW = W - PAD.l - PAD.r;
   const innerH = H - PAD.t - PAD.b;
@@ -77,9 +78,10 @@ export function diceChart(counts) {
   const values = labels.map((n) => counts[n] || 0);
   const rolls = values.reduce((a, b) => a + b, 0);
   return barChart({
-    title: `Dice totals (${rolls} rolls)`,
+    title: t('chart.dice', { rolls: tn('count.rolls', rolls) }),
     labels,
-    series: [{ name: 'rolled', colour: '#56B4E9', values }],
+    series: [{ name: t('chart.rolled'), colour: '#56B4E9', values }],
+
     line: labels.map((n) => (rolls * WAYS[n]) / 36),
   });
 }

@@ -3,9 +3,9 @@
 // server would refuse them), and the small dialogs for choices that the
 // board cannot express (victim, discards, Invention, Monopoly, Road Building).
 
-import { el, COSTS, RESOURCES, DEV_NAMES, setText, total, fill } from './util.js';
+import { el, COSTS, RESOURCES, devName, resName, setText, total, fill } from './util.js';
 import { hexName } from './words.js';
-import { t } from './i18n.js';
+import { t, tn } from './i18n.js';
 
 const has = (legal, type) => legal.some((a) => a.type === type);
 const ofType = (legal, type) => legal.filter((a) => a.type === type);
@@ -18,29 +18,29 @@ export function freshUi() {
 /** The board targets for the current legal actions and mode. */
 export function boardTargets(ctx) {
   const { view, legal, ui } = ctx;
-  const t = { vertices: new Set(), edges: new Set(), hexes: new Set() };
-  if (!legal.length) return t;
+  const out = { vertices: new Set(), edges: new Set(), hexes: new Set() };
+  if (!legal.length) return out;
   if (view.phase === 'opening') {
-    for (const a of ofType(legal, 'build_settlement')) t.vertices.add(a.vertex);
-    for (const a of ofType(legal, 'build_road')) t.edges.add(a.edge);
-    return t;
+    for (const a of ofType(legal, 'build_settlement')) out.vertices.add(a.vertex);
+    for (const a of ofType(legal, 'build_road')) out.edges.add(a.edge);
+    return out;
   }
   if (view.phase === 'move_robber' || ui.mode === 'knight') {
-    if (ui.pickHex !== null) return t;
+    if (ui.pickHex !== null) return out;
     const type = view.phase === 'move_robber' ? 'move_robber' : 'play_knight';
-    for (const a of ofType(legal, type)) t.hexes.add(a.hex);
-    return t;
+    for (const a of ofType(legal, type)) out.hexes.add(a.hex);
+    return out;
   }
-  if (ui.mode === 'road') for (const a of ofType(legal, 'build_road')) t.edges.add(a.edge);
-  if (ui.mode === 'settlement') for (const a of ofType(legal, 'build_settlement')) t.vertices.add(a.vertex);
-  if (ui.mode === 'city') for (const a of ofType(legal, 'build_city')) t.vertices.add(a.vertex);
+  if (ui.mode === 'road') for (const a of ofType(legal, 'build_road')) out.edges.add(a.edge);
+  if (ui.mode === 'settlement') for (const a of ofType(legal, 'build_settlement')) out.vertices.add(a.vertex);
+  if (ui.mode === 'city') for (const a of ofType(legal, 'build_city')) out.vertices.add(a.vertex);
   if (ui.mode === 'road_building') {
     const n = ui.rbEdges.length;
     for (const a of ofType(legal, 'play_road_building')) {
-      if (a.edges.length > n && ui.rbEdges.every((e, i) => a.edges[i] === e)) t.edges.add(a.edges[n]);
+      if (a.edges.length > n && ui.rbEdges.every((e, i) => a.edges[i] === e)) out.edges.add(a.edges[n]);
     }
   }
-  return t;
+  return out;
 }
 
 /** What a click on a board target does. */
@@ -75,7 +75,7 @@ function button(label, opts, onclick) {
 
 /** A build button with its cost underneath ("1 brick, 1 wood"). */
 function buildButton(label, cost, opts, onclick) {
-  return el('button', { type: 'button', class: 'build', title: `Costs ${setText(cost)}`, ...opts, onclick },
+  return el('button', { type: 'button', class: 'build', title: t('act.costs', { cost: setText(cost) }), ...opts, onclick },
     label, el('span', { class: 'cost' }, setText(cost)));
 }
 
@@ -88,7 +88,7 @@ export function renderControls(root, ctx) {
   }
   const busy = ctx.busy;
   const mode = (m) => () => ctx.setUi({ mode: ui.mode === m ? null : m, pickHex: null, rbEdges: [] });
-  const devBtn = (card, type, onclick) => button(t('act.play', { card: DEV_NAMES[card] }), {
+  const devBtn = (card, type, onclick) => button(t('act.play', { card: devName(card) }), {
     'data-action': type, disabled: busy || !has(legal, type), 'aria-pressed': ui.mode === card ? 'true' : null,
   }, onclick);
   const buttons = el('div', { class: 'action-buttons' },
@@ -103,7 +103,7 @@ export function renderControls(root, ctx) {
     devBtn('monopoly', 'play_monopoly', mode('monopoly')),
     button(t('act.end'), { id: 'end-turn', 'data-action': 'end_turn', disabled: busy || !has(legal, 'end_turn') }, () => ctx.act({ type: 'end_turn' })),
   );
-  fill(root, el('h2', { class: 'visually-hidden' }, 'Actions'), buttons, dialog(ctx));
+  fill(root, el('h2', { class: 'visually-hidden' }, t('act.title')), buttons, dialog(ctx));
 }
 
 function dialog(ctx) {
@@ -113,30 +113,30 @@ function dialog(ctx) {
   if (ui.pickHex !== null) {
     const type = view.phase === 'move_robber' ? 'move_robber' : 'play_knight';
     const options = legal.filter((a) => a.type === type && a.hex === ui.pickHex);
-    return el('div', { class: 'choice', role: 'group', 'aria-label': 'Choose whom to rob' },
-      el('p', {}, `Robber to ${hexName(view.board, ui.pickHex)}: steal from whom?`),
+    return el('div', { class: 'choice', role: 'group', 'aria-label': t('rob.whom') },
+      el('p', {}, t('rob.question', { place: hexName(view.board, ui.pickHex) })),
       options.map((a) => {
         const n = a.victim === null ? 0 : view.players[a.victim].resource_count;
-        const label = a.victim === null ? 'Nobody' : `${ctx.name(a.victim)} (${n} card${n === 1 ? '' : 's'})`;
+        const label = a.victim === null ? t('rob.nobody') : t('rob.victim', { who: ctx.name(a.victim), cards: tn('count.cards', n) });
         return button(label, { class: 'victim', 'data-seat': a.victim }, () => ctx.act(a));
       }),
-      button('Another hex', { class: 'cancel' }, () => ctx.setUi({ pickHex: null })));
+      button(t('rob.another'), { class: 'cancel' }, () => ctx.setUi({ pickHex: null })));
   }
-  if (view.phase === 'move_robber' && legal.length) return el('p', { class: 'choice' }, 'Click a highlighted hex to move the robber.');
+  if (view.phase === 'move_robber' && legal.length) return el('p', { class: 'choice' }, t('rob.click'));
   switch (ui.mode) {
     case 'road': case 'settlement': case 'city':
-      return el('p', { class: 'choice' }, `Click a highlighted spot to build a ${ui.mode}. `, cancel);
+      return el('p', { class: 'choice' }, t(`build.click.${ui.mode}`), ' ', cancel);
     case 'knight':
-      return el('p', { class: 'choice' }, 'Knight: click a highlighted hex for the robber. ', cancel);
+      return el('p', { class: 'choice' }, t('knight.click'), ' ', cancel);
     case 'road_building': {
       const done = legal.find((a) => a.type === 'play_road_building' && a.edges.length === ui.rbEdges.length && a.edges.every((e, i) => e === ui.rbEdges[i]));
-      return el('p', { class: 'choice' }, `Road Building: click up to 2 highlighted road spots (${ui.rbEdges.length} chosen). `,
-        button(`Play with ${ui.rbEdges.length} road${ui.rbEdges.length === 1 ? '' : 's'}`, { id: 'rb-done', disabled: !done }, () => ctx.act(done)), cancel);
+      return el('p', { class: 'choice' }, t('rb.click', { n: ui.rbEdges.length }), ' ',
+        button(tn('rb.play', ui.rbEdges.length), { id: 'rb-done', disabled: !done }, () => ctx.act(done)), cancel);
     }
     case 'invention': return inventionDialog(ctx, cancel);
     case 'monopoly':
-      return el('div', { class: 'choice', role: 'group', 'aria-label': 'Monopoly' }, el('p', {}, 'Monopoly: name a resource.'),
-        ofType(legal, 'play_monopoly').map((a) => button(a.resource, { class: `res-${a.resource}` }, () => ctx.act(a))), cancel);
+      return el('div', { class: 'choice', role: 'group', 'aria-label': devName('monopoly') }, el('p', {}, t('monopoly.name')),
+        ofType(legal, 'play_monopoly').map((a) => button(resName(a.resource), { class: `res-${a.resource}` }, () => ctx.act(a))), cancel);
     default:
       return null;
   }
@@ -148,11 +148,11 @@ function inventionDialog(ctx, cancel) {
   const chosen = ui.invention;
   const key = (rs) => [...rs].sort().join('+');
   const match = options.find((a) => key(a.resources) === key(chosen));
-  return el('div', { class: 'choice', role: 'group', 'aria-label': 'Invention' },
-    el('p', {}, `Invention: take ${options[0] ? options[0].resources.length : 2} resources from the bank (${chosen.join(', ') || 'none chosen'}).`),
-    RESOURCES.map((r) => button(`+ ${r}`, { class: `res-${r}`, disabled: chosen.length >= 2 }, () => ctx.setUi({ invention: [...chosen, r] }))),
-    button('Clear', {}, () => ctx.setUi({ invention: [] })),
-    button('Take them', { id: 'invention-done', class: 'primary', disabled: !match }, () => ctx.act(match)), cancel);
+  return el('div', { class: 'choice', role: 'group', 'aria-label': devName('invention') },
+    el('p', {}, t('invention.take', { n: options[0] ? options[0].resources.length : 2, chosen: chosen.map(resName).join(', ') || t('invention.none') })),
+    RESOURCES.map((r) => button(`+ ${resName(r)}`, { class: `res-${r}`, disabled: chosen.length >= 2 }, () => ctx.setUi({ invention: [...chosen, r] }))),
+    button(t('act.clear'), {}, () => ctx.setUi({ invention: [] })),
+    button(t('invention.done'), { id: 'invention-done', class: 'primary', disabled: !match }, () => ctx.act(match)), cancel);
 }
 
 function discardDialog(ctx) {
@@ -164,12 +164,13 @@ function discardDialog(ctx) {
   const action = { type: 'discard', cards: pick };
   const ok = n === owed && legal.some((a) => a.type === 'discard' && RESOURCES.every((r) => a.cards[r] === pick[r]));
   const set = (r, d) => ctx.setUi({ discard: { ...pick, [r]: Math.max(0, Math.min(hand[r] || 0, pick[r] + d)) } });
-  return el('div', { class: 'choice discard', role: 'dialog', 'aria-label': `Discard ${owed} cards` },
-    el('p', {}, el('strong', {}, `Discard ${owed} cards`), ` — chosen ${n} of ${owed}.`),
+  return el('div', { class: 'choice discard', role: 'dialog', 'aria-label': t('discard.title', { n: owed }) },
+    el('p', {}, el('strong', {}, t('discard.title', { n: owed })), t('discard.chosen', { n, owed })),
     el('ul', { class: 'picker' }, RESOURCES.map((r) => el('li', { class: `res-${r}`, 'data-resource': r },
-      el('span', {}, `${r} (${hand[r] || 0})`),
-      button('−', { 'aria-label': `one ${r} less`, disabled: !pick[r] }, () => set(r, -1)),
+      el('span', {}, `${resName(r)} (${hand[r] || 0})`),
+      button('−', { 'aria-label': t('discard.less', { res: resName(r) }), disabled: !pick[r] }, () => set(r, -1)),
       el('output', {}, String(pick[r])),
-      button('+', { 'aria-label': `one ${r} more`, class: 'more', disabled: pick[r] >= (hand[r] || 0) || n >= owed }, () => set(r, 1))))),
-    button(`Discard ${n}/${owed}`, { id: 'discard-done', class: 'primary', disabled: !ok || ctx.busy }, () => ctx.act(action)));
+      button('+', { 'aria-label': t('discard.more', { res: resName(r) }), class: 'more', disabled: pick[r] >= (hand[r] || 0) || n >= owed }, () => set(r, 1))))),
+    button(t('discard.done', { n, owed }), { id: 'discard-done', class: 'primary', disabled: !ok || ctx.busy }, () => ctx.act(action)));
+
 }

@@ -1,9 +1,10 @@
 // The turn timer, visible (issue 11, item 6): with the lobby's timer on,
 // how long each player the game waits for has left for the current step,
 // counting down once a second, with a warning in the last 10 seconds.
-// The server restarts a step's clock at every action, so the page does the
-// same whenever the game's version changes (after a reload it counts from
-// the snapshot: at worst it shows a little more time than is left).
+// The server says how long the step has left (`step_time_left_ms`, a
+// duration, so the two clocks need not agree) in every snapshot and
+// update; the page counts down from the moment that message arrived, so a
+// reload carries on where the countdown was instead of starting over.
 
 import { el, fill } from './util.js';
 import { t } from './i18n.js';
@@ -23,22 +24,36 @@ function clock(seconds) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
-/** A countdown drawn into `root`; `tick()` redraws it, `restart(version)` starts a new step. */
+/** A countdown drawn into `root`; `tick()` redraws it once a second. */
 export class Countdown {
   constructor(root) {
     this.root = root;
     this.version = null;
-    this.since = 0;
+    this.left = null;
+
+    // The step's end on this page's clock (performance.now() ms).
+    this.ends = 0;
     this.state = null;
     setInterval(() => this.tick(), 1000);
   }
 
-  /** What to count for: `{ timer, view, version, seat, name }` (or null to hide). */
+  /**
+   * What to count for: `{ timer, view, version, seat, name, left }` (or
+   * null to hide), where `left` is `{ ms, at }`: the server's time left for
+   * the step and when its message arrived (performance.now()).
+   */
   update(state) {
     this.state = state;
-    if (state && state.version !== this.version) {
+    const left = state ? state.left : null;
+    if (left && left !== this.left) {
+      // A new figure from the server (a snapshot or an update).
+      this.left = left;
       this.version = state.version;
-      this.since = performance.now();
+      this.ends = left.at + left.ms;
+    } else if (state && !left && state.version !== this.version) {
+      // Without the server's figure, the step counts from now.
+      this.version = state.version;
+      this.ends = performance.now() + (state.timer ? state.timer.seconds * 1000 : 0);
     }
     this.tick();
   }
@@ -51,7 +66,8 @@ export class Countdown {
       fill(this.root);
       return;
     }
-    const left = st.timer.seconds - (performance.now() - this.since) / 1000;
+    const left = (this.ends - performance.now()) / 1000;
+
     const warn = left <= WARN_SECONDS;
     this.root.className = `turn-timer${warn ? ' warn' : ''}`;
     this.root.dataset.seconds = String(Math.max(0, Math.ceil(left)));

@@ -3,9 +3,10 @@
 // moves). Only events this viewer was sent are described: the server has
 // already redacted what the viewer may not know.
 
-import { DEV_NAMES, RESOURCES, setText, total } from './util.js';
+import { devName, RESOURCES, setText, total } from './util.js';
 import { hexName } from './words.js';
-import { t } from './i18n.js';
+import { has, t } from './i18n.js';
+
 
 /**
  * One plain sentence for an event, or null to leave it out of the log, in
@@ -53,7 +54,7 @@ export function describe(ev, name, more = {}) {
         ? t('log.stoleKnown', { thief: who(ev.thief), res: t(`res.${ev.resource}`), victim: who(ev.victim) })
         : t('log.stole', { thief: who(ev.thief), victim: who(ev.victim) });
     case 'dev_card_bought':
-      return ev.card ? t('log.boughtKnown', { who: who(ev.seat), card: DEV_NAMES[ev.card] }) : t('log.bought', { who: who(ev.seat) });
+      return ev.card ? t('log.boughtKnown', { who: who(ev.seat), card: devName(ev.card) }) : t('log.bought', { who: who(ev.seat) });
     case 'knight_played':
       return t('log.knight', { who: who(ev.seat) });
     case 'road_building_played':
@@ -140,14 +141,9 @@ export function tally(stats, ev) {
   }
 }
 
-/** What an action was, in words, for a step whose events say nothing. */
-export function actionWords(action) {
-  const words = {
-    roll_dice: 'rolled the dice', end_turn: 'ended the turn', cancel_trade: 'withdrew an offer',
-    decline_trade: 'declined an offer', accept_trade: 'accepted an offer', confirm_trade: 'made a trade',
-    offer_trade: 'made an offer', trade_bank: 'traded with the bank', discard: 'discarded',
-    move_robber: 'moved the robber', build_road: 'built a road', build_settlement: 'built a settlement',
-    build_city: 'built a city', buy_development_card: 'bought a development card',
-  };
-  return (action && words[action.type]) || 'acted';
+/** What `who` did, as a sentence, for a step whose events say nothing. */
+export function actionWords(action, who) {
+  const kind = action && typeof action.type === 'string' && /^[a-z_]+$/.test(action.type) ? action.type : '';
+  return has(`did.${kind}`) ? t(`did.${kind}`, { who }) : t('did.other', { who });
 }
+

@@ -5,8 +5,9 @@
 // input: highlights expire on their own, and with prefers-reduced-motion
 // the CSS shows them without movement.
 
-import { el, setText, total } from './util.js';
+import { el, resName, setText, total } from './util.js';
 import { hexName } from './words.js';
+import { t, tn } from './i18n.js';
 
 /** How long a roll's highlights and gains stay, in ms. */
 export const FLASH_MS = 2500;
@@ -24,13 +25,14 @@ export function freshFeedback() {
  */
 export function noteEvents(fb, events, view, me, name) {
   const toasts = [];
-  const who = (s) => (s === me ? 'you' : name(s));
-  const Who = (s) => (s === me ? 'You' : name(s));
+  // Sentences about you are their own catalogue entries ("You stole…"):
+  // languages differ in more than the pronoun.
+  const you = (s) => s === me;
   for (const ev of events) {
     switch (ev.type) {
       case 'dice_rolled': {
         const n = ev.dice[0] + ev.dice[1];
-        fb.hexes = new Set(view.board.hexes.map((t, h) => (t.number === n && h !== view.robber ? h : null)).filter((h) => h !== null));
+        fb.hexes = new Set(view.board.hexes.map((tile, h) => (tile.number === n && h !== view.robber ? h : null)).filter((h) => h !== null));
         fb.until = performance.now() + FLASH_MS;
         fb.gains = null;
         break;
@@ -41,16 +43,19 @@ export function noteEvents(fb, events, view, me, name) {
         break;
       case 'robber_moved':
         fb.robberMoved = true;
-        toasts.push(`${Who(ev.seat)} moved the robber to ${hexName(view.board, ev.hex)}.`);
+        toasts.push(t(you(ev.seat) ? 'toast.robberYou' : 'toast.robber', { who: name(ev.seat), place: hexName(view.board, ev.hex) }));
         break;
-      case 'stole':
-        toasts.push(ev.resource
-          ? `${Who(ev.thief)} stole 1 ${ev.resource} from ${who(ev.victim)}.`
-          : `${Who(ev.thief)} stole a card from ${who(ev.victim)}.`);
+      case 'stole': {
+        const key = you(ev.thief) ? 'toast.stoleYou' : you(ev.victim) ? 'toast.stoleFromYou' : 'toast.stole';
+        const what = ev.resource ? t('toast.oneRes', { res: resName(ev.resource) }) : t('toast.aCard');
+        toasts.push(t(key, { thief: name(ev.thief), victim: name(ev.victim), what }));
         break;
-      case 'traded':
-        toasts.push(`${Who(ev.maker)} and ${who(ev.taker)} traded: ${setText(ev.gave)} for ${setText(ev.got)}.`);
+      }
+      case 'traded': {
+        const key = you(ev.maker) ? 'toast.tradedYou' : you(ev.taker) ? 'toast.tradedWithYou' : 'toast.traded';
+        toasts.push(t(key, { maker: name(ev.maker), taker: name(ev.taker), gave: setText(ev.gave), got: setText(ev.got) }));
         break;
+      }
       case 'game_won':
         fb.won = ev.seat;
         break;
@@ -73,13 +78,14 @@ export function gainText(fb, seat, me) {
   const n = total(g);
   if (!n) return null;
   if (seat === me) return setText(g).split(', ').map((p) => `+${p}`).join(', ');
-  return `+${n} card${n === 1 ? '' : 's'}`;
+  return `+${tn('count.cards', n)}`;
 }
 
 /** Shows `text` as a toast in `root` for a few seconds. */
 export function toast(root, text) {
-  const t = el('div', { class: 'toast', 'aria-hidden': 'true' }, text);
-  root.append(t);
+  const node = el('div', { class: 'toast', 'aria-hidden': 'true' }, text);
+  root.append(node);
   while (root.children.length > 3) root.firstChild.remove();
-  setTimeout(() => t.remove(), TOAST_MS);
+  setTimeout(() => node.remove(), TOAST_MS);
+
 }

@@ -17,7 +17,7 @@ import { announceTurn, chime, sound } from './notify.js';
 import { Countdown } from './countdown.js';
 import { flashing, freshFeedback, gainText, noteEvents, toast } from './feedback.js';
 import { el, viewerSeat, fill, plainError, sameJson } from './util.js';
-import { languagePicker, translatePage } from './i18n.js';
+import { languagePicker, t, translatePage } from './i18n.js';
 
 const params = new URLSearchParams(location.search);
 const lobbyId = params.get('id');
@@ -27,13 +27,16 @@ const $ = (id) => document.getElementById(id);
 const S = {
   lobby: null, you: null, version: 0, view: null, legal: [], over: null, presence: null,
   stats: null, ui: freshUi(), trade: freshTrade(), busy: false, error: null, rolled: false,
-  logCount: 0, joinedAtVersion: null, connection: 'connecting', pendingHistory: null,
+  logCount: 0, joinedAtVersion: null, connection: 'connecting', pendingHistory: null, stepLeft: null,
+
   // What the waiting room's inputs hold between re-renders.
   room: { name: null, botKind: null },
   // The phone layout's open panel, and the offer answers already sent.
   tab: 'play', sent: new Set(), refocusAfter: null,
-  // Who made each offer seen (answers name the offer by id only).
-  makers: new Map(),
+  // Who made each offer seen (answers name the offer by id only), and the
+  // counter-offers seen ({ id, maker }): an offer's card still says who
+  // countered it after the counter-offer closed.
+  makers: new Map(), counters: [],
   // What just happened, for highlights and toasts (feedback.js).
   fb: freshFeedback(),
   // Every update this page was sent (bounded), kept only when the server
@@ -47,7 +50,9 @@ function enableTestHooks() {
   S.history = [];
   // Redraw timings for the benchmark (tests/redraw.bench.spec.js), in ms.
   S.perf = { draw: [], arrival: [], pending: [] };
-  window.catan = { get state() { return S; }, act: (a) => act(a) };
+  // `send` reaches the server's own test hooks (`test_bot_offer`).
+  window.catan = { get state() { return S; }, act: (a) => act(a), send: (m) => socket.request(m) };
+
 }
 
 let socket = null;
@@ -58,9 +63,9 @@ function mySeat() {
 }
 
 function name(seat) {
-  if (seat === null || seat === undefined) return 'nobody';
+  if (seat === null || seat === undefined) return t('name.nobody');
   const s = S.lobby && S.lobby.seats[seat];
-  return (s && s.name) || `Seat ${seat + 1}`;
+  return (s && s.name) || t('name.seat', { n: seat + 1 });
 }
 
 function showError(message) {
@@ -79,19 +84,19 @@ function onStatus(st) {
   S.connection = st.state;
   const banner = $('conn-banner');
   if (st.state === 'open') {
-    if (!banner.hidden) announce('Connected again.');
+    if (!banner.hidden) announce(t('conn.again'));
     banner.hidden = true;
     return;
   }
-  if (banner.hidden) announce('The connection was lost; reconnecting.');
+  if (banner.hidden) announce(t('conn.lost'));
   banner.hidden = false;
   if (st.state === 'connecting') {
-    fill(banner, st.attempt ? `Reconnecting (attempt ${st.attempt})…` : 'Connecting…');
+    fill(banner, st.attempt ? t('conn.reconnecting', { n: st.attempt }) : t('conn.connecting'));
   } else if (st.state === 'retrying') {
-    fill(banner, `Connection lost (${st.reason}). Retrying in ${Math.round(st.delay / 100) / 10}s… `,
-      el('button', { type: 'button', id: 'retry-now', onclick: () => socket.retryNow() }, 'Retry now'));
+    fill(banner, t('conn.retrying', { reason: st.reason, s: Math.round(st.delay / 100) / 10 }), ' ',
+      el('button', { type: 'button', id: 'retry-now', onclick: () => socket.retryNow() }, t('conn.retryNow')));
   } else if (st.state === 'final') {
-    fill(banner, `${st.message} `, el('button', { type: 'button', onclick: () => connect() }, 'Reconnect'));
+    fill(banner, `${st.message} `, el('button', { type: 'button', onclick: () => connect() }, t('conn.reconnect')));
   }
 }
 
@@ -110,6 +115,7 @@ function onMessage(msg) {
       S.pendingHistory = msg;
       break;
     case 'snapshot':
+      noteStepTime(msg);
       S.version = msg.version;
       S.view = msg.view;
       S.legal = msg.legal;
@@ -145,8 +151,8 @@ function onMessage(msg) {
   // The game now waits for this seat (a new update, or the first snapshot
   // when the game starts with this seat's move): tell a background tab.
   if (!hadMoves && S.legal.length) {
-    announceTurn('Your move');
-    announce(`Your move: ${bannerText({ view: S.view, seat: mySeat(), name })}`);
+    announceTurn(t('turn.yourMove'));
+    announce(t('turn.yourMoveSay', { what: bannerText({ view: S.view, seat: mySeat(), name }) }));
     if (!document.hidden) sound('turn');
   }
   render();
@@ -162,6 +168,7 @@ function restoreLog(steps, view) {
   S.logCount = 0;
   S.stats = newStats(view.players.length);
   S.makers = new Map();
+  S.counters = [];
   for (const st of steps) logStep(st, view.board);
   S.joinedAtVersion = 0;
   if (S.history) {
@@ -174,16 +181,26 @@ function restoreLog(steps, view) {
 function logStep(msg, board) {
   const maker = (id) => S.makers.get(id);
   // The stand-in's step reads as what it was, not as the player's own.
-  if (msg.stand_in && msg.seat !== null) addLog(`${name(msg.seat)} ran out of time (or is away): the server acts for them this once.`, 'stand_in');
+  if (msg.stand_in && msg.seat !== null) addLog(t('log.standIn', { who: name(msg.seat) }), 'stand_in');
   for (const ev of msg.events) {
     tally(S.stats, ev);
     if (ev.type === 'trade_offered') S.makers.set(ev.offer.id, ev.offer.maker);
+    if (ev.type === 'trade_offered' && ev.offer.counter) {
+      S.counters.push({ id: ev.offer.id, maker: ev.offer.maker });
+      if (S.counters.length > 500) S.counters.shift();
+    }
     const line = describe(ev, name, { board, maker, standIn: !!msg.stand_in });
     if (line) addLog(line, ev.type);
   }
 }
 
+/** Keeps the server's time left for the step, with when it arrived. */
+function noteStepTime(msg) {
+  S.stepLeft = typeof msg.step_time_left_ms === 'number' ? { ms: msg.step_time_left_ms, at: performance.now() } : null;
+}
+
 function onUpdate(msg) {
+  noteStepTime(msg);
   const before = S.view;
   if (!S.stats) S.stats = newStats(msg.view.players.length);
   if (S.joinedAtVersion === null) S.joinedAtVersion = msg.version - 1;
@@ -202,7 +219,7 @@ function onUpdate(msg) {
     if (ev.type === 'dice_rolled') S.rolled = true;
     if (ev.type === 'trade_offered' && mySeat() !== null && ev.offer.maker !== mySeat() && ev.offer.to.includes(mySeat())) {
       chime();
-      announceTurn(`${name(ev.offer.maker)} offers you a trade`);
+      announceTurn(t('offer.toYouTitle', { who: name(ev.offer.maker) }));
     }
   }
   if (S.history) {
@@ -240,7 +257,7 @@ function announce(text) {
 }
 
 function addChat(msg) {
-  announce(`${msg.name} says: ${msg.text}`);
+  announce(t('chat.says', { who: msg.name, text: msg.text }));
   const list = $('chat-list');
   list.append(el('li', {}, badge(msg.seat), el('strong', {}, `${msg.name}: `), msg.text));
   while (list.children.length > 200) list.firstChild.remove();
@@ -293,7 +310,7 @@ function newerThan(v) {
 const roomActions = {
   async join(rawName, seat) {
     const nm = (rawName || '').trim();
-    if (!nm) return showError('Enter a display name first.');
+    if (!nm) return showError(t('room.nameFirst'));
     prefs.setName(nm);
     await hostCall(async () => {
       const r = await api.joinLobby(lobbyId, nm, seat);
@@ -317,11 +334,11 @@ const roomActions = {
   async copy(link) {
     try {
       await navigator.clipboard.writeText(link);
-      $('status-line').textContent = 'Invite link copied.';
-      announce('Invite link copied.');
+      $('status-line').textContent = t('room.copied');
+      announce(t('room.copied'));
     } catch {
       $('invite-link').select();
-      $('status-line').textContent = 'Select the link and copy it (Ctrl+C).';
+      $('status-line').textContent = t('room.copyByHand');
     }
   },
 };
@@ -395,7 +412,7 @@ function keepFocus(root, fn) {
 function draw() {
   const err = $('error-box');
   err.hidden = !S.error;
-  if (S.error) fill(err, el('span', {}, S.error), ' ', el('button', { type: 'button', onclick: () => { S.error = null; render(); } }, 'Dismiss'));
+  if (S.error) fill(err, el('span', {}, S.error), ' ', el('button', { type: 'button', onclick: () => { S.error = null; render(); } }, t('page.dismiss')));
   if (!S.lobby) return;
   document.body.dataset.status = S.lobby.status;
   if (!S.view) {
@@ -418,12 +435,14 @@ function draw() {
     setTrade: (patch) => { S.trade = { ...S.trade, ...patch }; render(); },
     showTab,
     sent: S.sent,
+    counters: S.counters,
+
     gain: (s) => gainText(S.fb, s, seat),
   };
   document.body.dataset.phase = S.view.phase;
   document.body.dataset.myMove = String(S.legal.length > 0);
   renderBanner($('banner'), ctx);
-  countdown.update({ timer: S.lobby.turn_timer, view: S.view, version: S.version, seat, name });
+  countdown.update({ timer: S.lobby.turn_timer, view: S.view, version: S.version, seat, name, left: S.stepLeft });
   renderBoard($('board'), S.view, {
     targets: boardTargets(ctx), onTarget: (k, id) => onBoardTarget(ctx, k, id), pendingEdges: S.ui.rbEdges,
     producing: flashing(S.fb) ? S.fb.hexes : null, robberMoved: S.fb.robberMoved,
@@ -447,10 +466,10 @@ function draw() {
     const winner = over.winner;
     const cheer = winner === null || winner === undefined ? null
       : el('div', { class: 'celebration' }, el('span', { class: 'confetti', 'aria-hidden': 'true' }, '★'),
-        winner === seat ? ' You win! ' : ` ${name(winner)} wins! `, el('span', { class: 'confetti', 'aria-hidden': 'true' }, '★'));
+        ` ${winner === seat ? t('win.you') : t('win.other', { who: name(winner) })} `, el('span', { class: 'confetti', 'aria-hidden': 'true' }, '★'));
     if (winner !== null && winner !== undefined && winner === seat) sound('win');
     fill($('summary'), cheer, summary(over, S.stats || newStats(over.players.length), name, { partial: S.joinedAtVersion > 0 }),
-      el('p', {}, el('a', { href: `replay.html?game=${lobbyId}`, id: 'open-replay', class: 'button' }, 'Open the replay')));
+      el('p', {}, el('a', { href: `replay.html?game=${lobbyId}`, id: 'open-replay', class: 'button' }, t('win.replay'))));
   }
   if (S.refocusAfter !== null && S.version > S.refocusAfter) moveFocusOn();
   if (autoplay) autoplay(S, act);
@@ -485,7 +504,7 @@ function setup() {
   languagePicker($('lang'));
   countdown = new Countdown($('turn-timer'));
   if (!lobbyId) {
-    fill($('room'), el('p', {}, 'No lobby given. '), el('a', { href: '/' }, 'Back to the lobby list'));
+    fill($('room'), el('p', {}, t('page.noLobby')), el('a', { href: '/' }, t('page.back')));
     return;
   }
   $('chat-form').addEventListener('submit', async (ev) => {
@@ -509,7 +528,8 @@ function setup() {
     render();
     connect();
   }, (e) => {
-    fill($('room'), el('p', { role: 'alert' }, `This lobby cannot be opened. ${plainError(e)}`), el('a', { href: '/' }, 'Back to the lobby list'));
+    fill($('room'), el('p', { role: 'alert' }, t('page.cannotOpen', { error: plainError(e) })), el('a', { href: '/' }, t('page.back')));
+
   });
 }
 

@@ -5,6 +5,7 @@
 import * as api from './api.js';
 import * as prefs from './prefs.js';
 import { el, fill, plainError } from './util.js';
+import { languagePicker, t, tn, translatePage } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 3000;
@@ -12,7 +13,7 @@ const REFRESH_MS = 3000;
 function showError(text) {
   const box = $('error-box');
   box.hidden = !text;
-  if (text) fill(box, el('span', {}, text), ' ', el('button', { type: 'button', onclick: () => showError(null) }, 'Dismiss'));
+  if (text) fill(box, el('span', {}, text), ' ', el('button', { type: 'button', onclick: () => showError(null) }, t('page.dismiss')));
 }
 
 function displayName() {
@@ -25,12 +26,12 @@ async function create(ev) {
   ev.preventDefault();
   const who = displayName();
   if (!who) {
-    showError('Enter your display name first.');
+    showError(t('home.nameFirst'));
     $('display-name').focus();
     return;
   }
   const body = {
-    name: $('lobby-name').value.trim() || `${who}'s game`,
+    name: $('lobby-name').value.trim() || t('home.defaultLobby', { name: who }),
     public: $('public').checked,
     options: {
       players: Number($('players').value),
@@ -52,7 +53,7 @@ async function create(ev) {
     prefs.setSeat(id, { seat: joined.seat, token: joined.token });
     location.href = `game.html?id=${id}`;
   } catch (e) {
-    showError(`Could not create the lobby. ${plainError(e)}`);
+    showError(t('home.cannotCreate', { error: plainError(e) }));
   } finally {
     $('create').disabled = false;
   }
@@ -60,10 +61,10 @@ async function create(ev) {
 
 /** One click to a game: a private lobby, you, three normal bots, started. */
 async function playBots() {
-  const who = displayName() || 'Player';
+  const who = displayName() || t('home.player');
   $('play-bots').disabled = true;
   try {
-    const made = await api.createLobby({ name: `${who} against bots`, public: false, options: { players: 4 } });
+    const made = await api.createLobby({ name: t('home.botLobby', { name: who }), public: false, options: { players: 4 } });
     const id = made.lobby.id;
     prefs.setHost(id, made.host_token);
     const joined = await api.joinLobby(id, who);
@@ -72,7 +73,7 @@ async function playBots() {
     await api.startGame(id, made.host_token);
     location.href = `game.html?id=${id}`;
   } catch (e) {
-    showError(`Could not start a game against bots. ${plainError(e)}`);
+    showError(t('home.cannotBots', { error: plainError(e) }));
     $('play-bots').disabled = false;
   }
 }
@@ -90,21 +91,22 @@ function row(l) {
   const mine = !!prefs.getHost(l.id);
   const empty = !l.seats.some((s) => s.kind === 'human' && s.connected);
   return el('tr', { 'data-lobby': l.id, class: mine ? 'mine' : null },
-    el('td', {}, l.name, mine ? el('span', { class: 'tag' }, 'yours') : null,
-      mine && empty ? el('span', { class: 'tag away' }, 'nobody here: abandoned?') : null),
+    el('td', {}, l.name, mine ? el('span', { class: 'tag' }, t('home.yours')) : null,
+      mine && empty ? el('span', { class: 'tag away' }, t('home.abandoned')) : null),
     el('td', {}, `${l.seats_taken}/${l.seats.length}`, el('span', { class: 'hint' }, ` ${l.seats.map((s) => (s.kind === 'empty' ? '·' : s.name)).join(', ')}`)),
-    el('td', {}, `${o.board}, ${o.vp_target} VP${o.friendly_robber ? ', friendly robber' : ''}${o.open_hands ? ', open hands' : ''}${o.classic_phases ? ', classic' : ''}`),
-    el('td', {}, l.status, l.spectators ? ` · ${l.spectators} watching` : ''),
-    el('td', {}, el('a', { href, class: 'button' }, open ? 'Join' : l.status === 'waiting' ? 'View' : 'Watch')));
+    el('td', {}, [t(`boardShort.${o.board}`), t('home.vp', { n: o.vp_target }), o.friendly_robber && t('home.friendlyShort'),
+      o.open_hands && t('home.openShort'), o.classic_phases && t('home.classicShort')].filter(Boolean).join(', ')),
+    el('td', {}, t(`status.${l.status}`), l.spectators ? ` · ${t('home.watching', { n: l.spectators })}` : ''),
+    el('td', {}, el('a', { href, class: 'button' }, open ? t('home.join') : l.status === 'waiting' ? t('home.view') : t('home.watch'))));
 }
 
 async function refresh() {
   try {
     const lobbies = await api.listLobbies();
     fill($('lobby-rows'), ...lobbies.map(row));
-    $('lobbies-status').textContent = lobbies.length ? `${lobbies.length} lobb${lobbies.length === 1 ? 'y' : 'ies'}` : 'No public lobbies yet: create one.';
+    $('lobbies-status').textContent = lobbies.length ? tn('home.lobbyCount', lobbies.length) : t('home.noLobbies');
   } catch (e) {
-    $('lobbies-status').textContent = `Cannot load lobbies: ${e.message}`;
+    $('lobbies-status').textContent = t('home.cannotLobbies', { error: plainError(e) });
   }
 }
 
@@ -113,13 +115,16 @@ function openLink(ev) {
   const text = $('join-link').value.trim();
   const m = text.match(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i);
   if (!m) {
-    showError('That does not look like an invite link or lobby id.');
+    showError(t('home.badLink'));
     return;
   }
   location.href = `game.html?id=${m[0]}`;
 }
 
+translatePage();
+languagePicker($('lang'));
 $('display-name').value = prefs.getName();
+
 $('display-name').addEventListener('change', displayName);
 $('create-form').addEventListener('submit', create);
 $('play-bots').addEventListener('click', playBots);

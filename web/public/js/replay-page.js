@@ -11,6 +11,7 @@ import { actionWords, describe, newStats, tally } from './events.js';
 import { diceChart } from './charts.js';
 import { summary } from './summary.js';
 import { el, fill, plainError } from './util.js';
+import { languagePicker, t, translatePage } from './i18n.js';
 
 const CHUNK = 100;
 const params = new URLSearchParams(location.search);
@@ -21,9 +22,9 @@ const $ = (id) => document.getElementById(id);
 const R = { record: null, total: 0, steps: [], step: 0, loading: new Map() };
 
 function name(seat) {
-  if (seat === null || seat === undefined) return 'nobody';
+  if (seat === null || seat === undefined) return t('name.nobody');
   const s = R.record && R.record.seats[seat];
-  return (s && s.name) || `Seat ${seat + 1}`;
+  return (s && s.name) || t('name.seat', { n: seat + 1 });
 }
 
 function showError(text) {
@@ -50,19 +51,17 @@ async function show(n) {
   const step = Math.max(0, Math.min(R.total, Number.isFinite(n) ? n : 0));
   R.step = step;
   if (!R.steps[step]) {
-    $('status-line').textContent = 'Loading…';
+    $('status-line').textContent = t('page.loading');
     try {
       await loadChunk(step);
     } catch (e) {
-      showError(e.status === 404
-        ? 'This server keeps the game record but cannot replay it step by step yet (no /api/games/{id}/steps).'
-        : `Cannot load step ${step}: ${plainError(e)}`);
+      showError(e.status === 404 ? t('replay.noSteps') : t('replay.cannotStep', { step, error: plainError(e) }));
       return;
     }
     $('status-line').textContent = '';
     if (R.step !== step) return;
     if (!R.steps[step]) {
-      showError(`The server did not send step ${step}.`);
+      showError(t('replay.missingStep', { step }));
       return;
     }
   }
@@ -71,9 +70,10 @@ async function show(n) {
 
 function actionText(step) {
   const s = R.steps[step];
-  if (step === 0) return 'Before the first action.';
+  if (step === 0) return t('replay.before');
   const lines = s.events.map((e) => describe(e, name, words(s))).filter(Boolean);
-  return lines.length ? lines.join(' ') : `${name(s.action && s.action.seat)} ${actionWords(s.action && s.action.action)}.`;
+  return lines.length ? lines.join(' ') : actionWords(s.action && s.action.action, name(s.action && s.action.seat))
+;
 }
 
 /** Who made each offer, from the steps loaded so far (answers name offers by id). */
@@ -96,7 +96,7 @@ function draw() {
   document.body.dataset.step = String(R.step);
   $('slider').max = String(R.total);
   $('slider').value = String(R.step);
-  $('step-no').textContent = `Step ${R.step} of ${R.total}`;
+  $('step-no').textContent = t('replay.stepOf', { step: R.step, total: R.total });
   const link = `replay.html?game=${gameId}&step=${R.step}`;
   $('step-link').href = link;
   history.replaceState(null, '', link);
@@ -132,12 +132,12 @@ function drawSummary(loaded = false) {
     // Every chunk was asked for once already and a step is still missing:
     // say so instead of asking again forever.
     if (loaded) {
-      showError(`The server did not send step ${missing}; the summary cannot be drawn.`);
+      showError(t('replay.missingSummary', { step: missing }));
       return;
     }
-    fill(box, el('p', { class: 'hint' }, 'Loading the whole game for the summary…'));
+    fill(box, el('p', { class: 'hint' }, t('replay.loadingAll')));
     Promise.all(Array.from({ length: Math.ceil((R.total + 1) / CHUNK) }, (_, i) => loadChunk(i * CHUNK)))
-      .then(() => drawSummary(true), (e) => showError(`Cannot load the game: ${e.message}`));
+      .then(() => drawSummary(true), (e) => showError(t('replay.cannotGame', { error: plainError(e) })));
     return;
   }
   const final = R.steps[R.total].view;
@@ -158,24 +158,26 @@ function onKey(ev) {
 }
 
 async function main() {
+  translatePage();
+  languagePicker($('lang'));
   if (!gameId) {
-    showError('No game given.');
+    showError(t('replay.noGame'));
     return;
   }
   try {
     R.record = await api.getGame(gameId);
   } catch (e) {
-    showError(e.status === 404 ? 'This game is not saved on the server (or the server does not serve saved games).' : `Cannot load the game: ${plainError(e)}`);
+    showError(e.status === 404 ? t('replay.notSaved') : t('replay.cannotGame', { error: plainError(e) }));
     return;
   }
   if (R.record.status === 'in_progress') {
     // A live game has no replay yet: its link leads to watching it.
-    showError('This game is still being played. Taking you to watch it live…');
+    showError(t('replay.live'));
     location.replace(`game.html?id=${encodeURIComponent(gameId)}`);
     return;
   }
   R.total = R.record.actions.length;
-  $('replay-title').textContent = `Replay: ${R.record.seats.map((s) => s.name).join(', ')}`;
+  $('replay-title').textContent = t('replay.title', { names: R.record.seats.map((s) => s.name).join(', ') });
   $('first').addEventListener('click', () => show(0));
   $('prev').addEventListener('click', () => show(R.step - 1));
   $('next').addEventListener('click', () => show(R.step + 1));
@@ -186,7 +188,8 @@ async function main() {
   let wanted = 0;
   if (raw !== null) {
     if (/^\d+$/.test(raw.trim()) && Number(raw) <= R.total) wanted = Number(raw);
-    else showError(`There is no step “${raw.slice(0, 20)}” in this game: steps run from 0 to ${R.total}. Showing the start.`);
+    else showError(t('replay.badStep', { raw: raw.slice(0, 20), total: R.total }));
+
   }
   await show(wanted);
 }

@@ -3,44 +3,47 @@
 
 import * as api from './api.js';
 import { el, fill, plainError } from './util.js';
+import { lang, languagePicker, t, tn, translatePage } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const PER_PAGE = 20;
 let page = 1;
 let player = '';
 
-function when(t) {
-  if (!t) return '';
-  const d = new Date(t);
-  return Number.isNaN(d.getTime()) ? t : d.toLocaleString();
+function when(time) {
+  if (!time) return '';
+  const d = new Date(time);
+  return Number.isNaN(d.getTime()) ? time : d.toLocaleString(lang());
+
 }
 
 async function load() {
-  $('games-status').textContent = 'Loading…';
+  $('games-status').textContent = t('page.loading');
   try {
     const res = await api.listGames({ page, perPage: PER_PAGE, player });
     fill($('game-rows'), ...res.games.map((g) => {
       const winner = g.result && g.result.winner !== null && g.result.winner !== undefined ? g.seats[g.result.winner].name : '—';
       return el('tr', { 'data-game': g.id },
         el('td', {}, when(g.finished || g.created)),
-        el('td', {}, g.seats.map((s) => s.name + (s.bot ? ' (bot)' : '')).join(', ')),
+        el('td', {}, g.seats.map((s) => s.name + (s.bot ? t('games.bot') : '')).join(', ')),
         el('td', {}, winner),
         el('td', {}, g.result ? String(g.result.turns) : ''),
-        el('td', {}, el('a', { class: 'button', href: `replay.html?game=${g.id}` }, 'Replay')));
+        el('td', {}, el('a', { class: 'button', href: `replay.html?game=${g.id}` }, t('games.replay'))));
     }));
     const pages = Math.max(1, Math.ceil(res.total / PER_PAGE));
-    $('games-status').textContent = res.total ? `${res.total} game${res.total === 1 ? '' : 's'}` : 'No finished games yet.';
-    $('page-no').textContent = `page ${page} of ${pages}`;
+    $('games-status').textContent = res.total ? tn('games.count', res.total) : t('games.none');
+    $('page-no').textContent = t('games.page', { page, pages });
     $('prev-page').disabled = page <= 1;
     $('next-page').disabled = page >= pages;
   } catch (e) {
-    $('games-status').textContent = e.status === 404
-      ? 'This server does not list saved games.'
-      : `Cannot load games. ${plainError(e)}`;
+    $('games-status').textContent = e.status === 404 ? t('games.notListed') : t('games.cannot', { error: plainError(e) });
   }
 }
 
+translatePage();
+languagePicker($('lang'));
 $('filter-form').addEventListener('submit', (ev) => {
+
   ev.preventDefault();
   player = $('player-filter').value.trim();
   page = 1;

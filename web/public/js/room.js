@@ -4,14 +4,15 @@
 
 import { el, SEAT_COLOURS, SEAT_SHAPES, SHAPE_SYMBOL, fill } from './util.js';
 import { getName } from './prefs.js';
+import { t, tn } from './i18n.js';
 
 function settingsText(lobby) {
   const o = lobby.options;
   const v = [
-    `${o.players} players`, `${o.board} board`, `${o.vp_target} points to win`,
-    o.friendly_robber && 'friendly robber', o.open_hands && 'open hands', o.classic_phases && 'classic phases',
-    lobby.turn_timer.enabled && `turn timer ${lobby.turn_timer.seconds}s`,
-    lobby.public ? 'public' : 'private (link only)',
+    t('room.players', { n: o.players }), t(`room.board.${o.board}`), t('room.vp', { n: o.vp_target }),
+    o.friendly_robber && t('room.friendly'), o.open_hands && t('room.openHands'), o.classic_phases && t('room.classic'),
+    lobby.turn_timer.enabled && t('room.timer', { n: lobby.turn_timer.seconds }),
+    lobby.public ? t('room.public') : t('room.private'),
   ];
   return v.filter(Boolean).join(' · ');
 }
@@ -28,43 +29,44 @@ export function renderRoom(root, { lobby, seat, isHost, busy, draft }, actions) 
   const free = lobby.seats.filter((s) => s.kind === 'empty');
   const nameInput = el('input', { id: 'join-name', name: 'name', maxlength: 40, required: true, value: draft.name, autocomplete: 'nickname',
     oninput: (ev) => { draft.name = ev.target.value; } });
-  const seatsList = el('ol', { class: 'seats', 'aria-label': 'Seats' }, lobby.seats.map((s) => {
+  const seatsList = el('ol', { class: 'seats', 'aria-label': t('room.seats') }, lobby.seats.map((s) => {
     const mine = seat === s.seat;
     return el('li', { class: `seat seat-${s.seat} ${s.kind}`, 'data-seat': s.seat },
       el('span', { class: 'swatch', style: `background:${SEAT_COLOURS[s.seat]}`, 'aria-hidden': 'true' }, SHAPE_SYMBOL[SEAT_SHAPES[s.seat]]),
-      el('span', { class: 'seat-name' }, s.kind === 'empty' ? 'Empty seat' : s.name, mine ? ' (you)' : ''),
-      el('span', { class: 'seat-kind' }, s.kind === 'bot' ? `bot (${s.bot})` : s.kind === 'human' ? (s.connected ? 'here' : 'away') : ''),
+      el('span', { class: 'seat-name' }, s.kind === 'empty' ? t('room.empty') : s.name, mine ? t('room.you') : ''),
+      el('span', { class: 'seat-kind' }, s.kind === 'bot' ? t('room.botKind', { kind: t(`botKind.${s.bot}`) }) : s.kind === 'human' ? (s.connected ? t('room.here') : t('room.away')) : ''),
       isHost && s.kind === 'empty'
-        ? el('button', { type: 'button', class: 'add-bot', disabled: busy, onclick: () => actions.addBot(s.seat) }, 'Add bot')
+        ? el('button', { type: 'button', class: 'add-bot', disabled: busy, onclick: () => actions.addBot(s.seat) }, t('room.addBot'))
         : null,
       isHost && s.kind === 'bot'
-        ? el('button', { type: 'button', class: 'remove-bot', disabled: busy, onclick: () => actions.removeBot(s.seat) }, 'Remove bot')
+        ? el('button', { type: 'button', class: 'remove-bot', disabled: busy, onclick: () => actions.removeBot(s.seat) }, t('room.removeBot'))
         : null,
       seat === null && s.kind === 'empty'
-        ? el('button', { type: 'button', class: 'sit-here', disabled: busy, onclick: () => actions.join(nameInput.value, s.seat) }, 'Sit here')
+        ? el('button', { type: 'button', class: 'sit-here', disabled: busy, onclick: () => actions.join(nameInput.value, s.seat) }, t('room.sitHere'))
         : null);
   }));
-  const kinds = [['normal', 'Normal bot'], ['easy', 'Easy bot'], ['hard', 'Hard bot (thinks up to a second a move)'], ['random', 'Random bot']];
-  const botKind = el('select', { id: 'bot-kind', 'aria-label': 'Bot kind', onchange: (ev) => { draft.botKind = ev.target.value; } },
-    kinds.map(([v, label]) => el('option', { value: v, selected: v === draft.botKind }, label)));
-  fill(root, 
+  const kinds = ['normal', 'easy', 'hard', 'random'];
+  const botKind = el('select', { id: 'bot-kind', 'aria-label': t('room.botKindLabel'), onchange: (ev) => { draft.botKind = ev.target.value; } },
+    kinds.map((v) => el('option', { value: v, selected: v === draft.botKind }, t(`room.kind.${v}`))));
+  fill(root,
     el('h1', {}, lobby.name),
     el('p', { class: 'settings' }, settingsText(lobby)),
     el('div', { class: 'invite' },
-      el('label', { for: 'invite-link' }, 'Invite link'),
+      el('label', { for: 'invite-link' }, t('room.invite')),
       el('input', { id: 'invite-link', readonly: true, value: invite }),
-      el('button', { type: 'button', id: 'copy-invite', onclick: () => actions.copy(invite) }, 'Copy link')),
+      el('button', { type: 'button', id: 'copy-invite', onclick: () => actions.copy(invite) }, t('room.copy'))),
     seatsList,
-    isHost ? el('p', { class: 'host-tools' }, el('label', { for: 'bot-kind' }, 'Bots added are: '), botKind) : null,
+    isHost ? el('p', { class: 'host-tools' }, el('label', { for: 'bot-kind' }, t('room.botsAre')), botKind) : null,
     seat === null
       ? el('form', { class: 'join', onsubmit: (ev) => { ev.preventDefault(); actions.join(nameInput.value); } },
-        el('label', { for: 'join-name' }, 'Your name'), nameInput,
-        el('button', { type: 'submit', id: 'join', disabled: busy || !free.length }, free.length ? 'Join' : 'Full'),
-        el('span', { class: 'hint' }, ' or just watch: the game will show here when it starts.'))
-      : el('p', {}, el('button', { type: 'button', id: 'leave', disabled: busy, onclick: actions.leave }, 'Leave seat')),
+        el('label', { for: 'join-name' }, t('room.yourName')), nameInput,
+        el('button', { type: 'submit', id: 'join', disabled: busy || !free.length }, free.length ? t('room.join') : t('room.full')),
+        el('span', { class: 'hint' }, t('room.orWatch')))
+      : el('p', {}, el('button', { type: 'button', id: 'leave', disabled: busy, onclick: actions.leave }, t('room.leave'))),
     isHost
-      ? el('p', {}, el('button', { type: 'button', id: 'start', class: 'primary', disabled: busy || free.length > 0, onclick: actions.start }, 'Start game'),
-        free.length ? el('span', { class: 'hint' }, ` ${free.length} seat${free.length > 1 ? 's' : ''} still empty: invite friends or add bots.`) : null)
-      : el('p', { class: 'hint' }, 'The host starts the game when every seat is filled.'),
+      ? el('p', {}, el('button', { type: 'button', id: 'start', class: 'primary', disabled: busy || free.length > 0, onclick: actions.start }, t('room.start')),
+        free.length ? el('span', { class: 'hint' }, tn('room.stillEmpty', free.length)) : null)
+      : el('p', { class: 'hint' }, t('room.hostStarts')),
   );
+
 }

@@ -4,17 +4,13 @@
 // unless the server closed the socket for a reason retrying cannot fix.
 
 import { lobbyNode, socketUrl } from './api.js';
+import { t } from './i18n.js';
 
 /** Close code: the lobby moved to another server of the cluster. */
 const MOVED = 4010;
 
-/** Close codes after which reconnecting would not help. */
-const FINAL_CLOSES = {
-  4001: 'This seat was opened in another tab or window.',
-  4002: 'You left this seat.',
-  4003: 'The server refused this connection.',
-  4004: 'The lobby was closed.',
-};
+/** Close codes after which reconnecting would not help (said by `close.CODE` in i18n.js). */
+const FINAL_CLOSES = new Set([4001, 4002, 4003, 4004]);
 
 /** A reconnecting game socket. */
 export class GameSocket {
@@ -50,7 +46,7 @@ export class GameSocket {
     try {
       ws = new WebSocket(socketUrl(this.lobbyId, this.nodeUrl));
     } catch (e) {
-      this.scheduleRetry(`cannot open a socket: ${e.message}`);
+      this.scheduleRetry(t('conn.cannotOpen'));
       return;
     }
     this.ws = ws;
@@ -77,11 +73,13 @@ export class GameSocket {
     ws.addEventListener('close', (ev) => {
       if (this.ws !== ws) return;
       this.ws = null;
-      for (const p of this.pending.values()) p.reject({ code: 'disconnected', message: 'the connection dropped; try again' });
+      for (const p of this.pending.values()) p.reject({ code: 'disconnected', message: t('err.disconnected') });
       this.pending.clear();
       if (this.stopped) return;
-      if (FINAL_CLOSES[ev.code]) {
-        this.onStatus({ state: 'final', message: ev.reason || FINAL_CLOSES[ev.code], code: ev.code });
+      if (FINAL_CLOSES.has(ev.code)) {
+        // The catalogue's sentence, in the page's language (the server's
+        // close reason is English and worded for a log).
+        this.onStatus({ state: 'final', message: t(`close.${ev.code}`), code: ev.code });
         return;
       }
       if (ev.code === MOVED && this.moves < 3) {
@@ -95,7 +93,7 @@ export class GameSocket {
         else this.relocateThenConnect();
         return;
       }
-      this.scheduleRetry(ev.reason || 'connection lost');
+      this.scheduleRetry(ev.reason || t('conn.lostReason'));
     });
   }
 
@@ -144,7 +142,8 @@ export class GameSocket {
   request(body) {
     return new Promise((resolve, reject) => {
       if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
-        reject({ code: 'disconnected', message: 'not connected; reconnecting…' });
+        reject({ code: 'disconnected', message: t('err.disconnected') });
+
         return;
       }
       const id = `r${this.nextId++}`;

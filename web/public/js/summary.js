@@ -4,7 +4,8 @@
 // (from the whole record).
 
 import { barChart, diceChart, stackedChart } from './charts.js';
-import { el, RESOURCES, SEAT_COLOURS } from './util.js';
+import { el, resName, RESOURCES, SEAT_COLOURS } from './util.js';
+import { t } from './i18n.js';
 
 const RESOURCE_COLOURS = { brick: '#C8643B', wood: '#2F7D32', wool: '#9CCC65', wheat: '#F2C94C', ore: '#8D8F99' };
 
@@ -25,22 +26,23 @@ export function summary(view, stats, name, { partial = false } = {}) {
   const labels = seats.map(name);
   const pts = pointsBySource(view);
   const sources = [
-    ['settlements', 'Settlements', '#8D6E63'], ['cities', 'Cities', '#5D4037'], ['longest_road', 'Longest Road', '#0072B2'],
-    ['largest_army', 'Largest Army', '#D55E00'], ['vp_cards', 'VP cards', '#CC79A7'],
+    ['settlements', t('sum.settlements'), '#8D6E63'], ['cities', t('sum.cities'), '#5D4037'], ['longest_road', t('award.road'), '#0072B2'],
+    ['largest_army', t('award.army'), '#D55E00'], ['vp_cards', t('sum.vpCards'), '#CC79A7'],
   ];
   return el('div', { class: 'summary' },
-    el('h2', {}, view.winner === null ? 'Game over' : `${name(view.winner)} wins!`),
-    el('p', {}, `Final points: ${seats.map((s) => `${name(s)} ${Object.values(pts[s]).reduce((a, b) => a + b, 0)}`).join(', ')}.`),
-    partial ? el('p', { class: 'hint' }, 'Tallies count what happened since this page opened; the replay has the whole game.') : null,
+    el('h2', {}, view.winner === null ? t('sum.over') : t('win.other', { who: name(view.winner) })),
+    el('p', {}, t('sum.final', { list: seats.map((s) => `${name(s)} ${Object.values(pts[s]).reduce((a, b) => a + b, 0)}`).join(', ') })),
+    partial ? el('p', { class: 'hint' }, t('sum.partial')) : null,
     el('div', { class: 'charts' },
-      stackedChart({ title: 'Points by source', labels, stacks: sources.map(([k, n, c]) => ({ name: n, colour: c, values: seats.map((s) => pts[s][k]) })) }),
-      stackedChart({ title: 'Resources gained', labels, stacks: RESOURCES.map((r) => ({ name: r, colour: RESOURCE_COLOURS[r], values: seats.map((s) => stats.gained[s][r]) })) }),
-      barChart({ title: 'Trades', labels, series: [
-        { name: 'with players', colour: '#56B4E9', values: stats.trades },
-        { name: 'with the bank', colour: '#E69F00', values: stats.bankTrades }] }),
-      barChart({ title: 'Robber moves and steals', labels, series: [
-        { name: 'robber moves', colour: '#444', values: stats.robberMoves },
-        { name: 'steals', colour: '#CC79A7', values: stats.steals }] }),
+      stackedChart({ title: t('sum.points'), labels, stacks: sources.map(([k, n, c]) => ({ name: n, colour: c, values: seats.map((s) => pts[s][k]) })) }),
+      stackedChart({ title: t('sum.gained'), labels, stacks: RESOURCES.map((r) => ({ name: resName(r), colour: RESOURCE_COLOURS[r], values: seats.map((s) => stats.gained[s][r]) })) }),
+      barChart({ title: t('sum.trades'), labels, series: [
+        { name: t('sum.withPlayers'), colour: '#56B4E9', values: stats.trades },
+        { name: t('sum.withBank'), colour: '#E69F00', values: stats.bankTrades }] }),
+      barChart({ title: t('sum.robber'), labels, series: [
+        { name: t('sum.robberMoves'), colour: '#444', values: stats.robberMoves },
+        { name: t('sum.steals'), colour: '#CC79A7', values: stats.steals }] }),
+
       diceChart(stats.rolls.some((n) => n > 0) ? stats.rolls : view.dice_counts)),
     el('p', { class: 'legend-seats' }, seats.map((s) => el('span', {}, el('i', { style: `background:${SEAT_COLOURS[s]}` }), name(s)))));
 }

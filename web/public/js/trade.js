@@ -4,7 +4,7 @@
 // in the legal actions (their terms are open), so the composer checks what
 // the rules say about who may offer and the server has the last word.
 
-import { el, RESOURCES, emptySet, setText, total, fill } from './util.js';
+import { el, RESOURCES, emptySet, resName, setText, total, fill } from './util.js';
 import { t } from './i18n.js';
 
 /** Fresh composer state. */
@@ -14,9 +14,9 @@ export function freshTrade() {
 
 function counter(label, value, onChange, max, key) {
   return el('span', { class: 'counter', 'data-key': key },
-    el('button', { type: 'button', 'aria-label': `${label}: one less`, class: 'less', disabled: value <= 0, onclick: () => onChange(value - 1) }, '−'),
+    el('button', { type: 'button', 'aria-label': t('trade.less', { what: label }), class: 'less', disabled: value <= 0, onclick: () => onChange(value - 1) }, '−'),
     el('output', { 'aria-label': label }, String(value)),
-    el('button', { type: 'button', 'aria-label': `${label}: one more`, class: 'more', disabled: value >= max, onclick: () => onChange(value + 1) }, '+'));
+    el('button', { type: 'button', 'aria-label': t('trade.more', { what: label }), class: 'more', disabled: value >= max, onclick: () => onChange(value + 1) }, '+'));
 }
 
 /** Whether this seat may make an offer now (RULES.md R26-R27). */
@@ -28,7 +28,7 @@ export function mayOffer(view, seat) {
 export function renderTrade(root, ctx) {
   const { view, seat, legal, trade, name } = ctx;
   if (seat === null) {
-    fill(root, el('p', { class: 'hint' }, 'You are watching: offers show above as they are made.'));
+    fill(root, el('p', { class: 'hint' }, t('trade.watching')));
     return;
   }
   const me = view.players[seat];
@@ -40,17 +40,17 @@ export function renderTrade(root, ctx) {
   const bankGive = trade.bankGive || RESOURCES.find((r, i) => hand[r] >= rates[i]) || 'brick';
   const bankGet = trade.bankGet || RESOURCES.find((r) => r !== bankGive) || 'wood';
   const bankAction = legal.find((a) => a.type === 'trade_bank' && a.give === bankGive && a.get === bankGet);
-  const bank = el('div', { class: 'bank-trade', role: 'group', 'aria-label': 'Trade with the bank' },
-    el('h3', {}, 'Bank and harbours'),
-    el('p', { class: 'rates' }, 'Your rates: ', RESOURCES.map((r, i) => el('span', { class: `rate${rates[i] < 4 ? ' better' : ''}` }, `${r} ${rates[i]}:1`))),
-    el('label', { for: 'bank-give' }, 'Give '),
+  const bank = el('div', { class: 'bank-trade', role: 'group', 'aria-label': t('bank.label') },
+    el('h3', {}, t('bank.title')),
+    el('p', { class: 'rates' }, t('bank.rates'), RESOURCES.map((r, i) => el('span', { class: `rate${rates[i] < 4 ? ' better' : ''}` }, `${resName(r)} ${rates[i]}:1`))),
+    el('label', { for: 'bank-give' }, t('bank.give')),
     el('select', { id: 'bank-give', onchange: (ev) => set({ bankGive: ev.target.value }) },
-      RESOURCES.map((r, i) => el('option', { value: r, selected: r === bankGive }, `${rates[i]} ${r}`))),
-    el('label', { for: 'bank-get' }, ' for 1 '),
+      RESOURCES.map((r, i) => el('option', { value: r, selected: r === bankGive }, `${rates[i]} ${resName(r)}`))),
+    el('label', { for: 'bank-get' }, t('bank.for1')),
     el('select', { id: 'bank-get', onchange: (ev) => set({ bankGet: ev.target.value }) },
-      RESOURCES.map((r) => el('option', { value: r, selected: r === bankGet }, r))),
+      RESOURCES.map((r) => el('option', { value: r, selected: r === bankGet }, resName(r)))),
     ' ',
-    el('button', { type: 'button', id: 'bank-trade', disabled: ctx.busy || !bankAction, onclick: () => ctx.act(bankAction) }, 'Trade'));
+    el('button', { type: 'button', id: 'bank-trade', disabled: ctx.busy || !bankAction, onclick: () => ctx.act(bankAction) }, t('bank.trade')));
 
   // Offer composer.
   const others = view.players.map((p) => p.seat).filter((s) => s !== seat);
@@ -65,16 +65,16 @@ export function renderTrade(root, ctx) {
     const ok = await ctx.act({ type: 'offer_trade', give: trade.give, get: trade.get, to: to && to.length < others.length ? to : null });
     if (ok) ctx.setTrade({ give: emptySet(), get: emptySet() });
   };
-  const composer = el('div', { class: 'offer-composer', role: 'group', 'aria-label': 'Offer a trade' },
-    el('h3', {}, active ? 'Offer a trade' : `Counter-offer to ${name(view.active)}`),
+  const composer = el('div', { class: 'offer-composer', role: 'group', 'aria-label': t('compose.label') },
+    el('h3', {}, active ? t('compose.label') : t('compose.counterTo', { who: name(view.active) })),
     el('table', { class: 'offer-grid' },
-      el('thead', {}, el('tr', {}, el('th', {}, ''), el('th', { scope: 'col' }, 'You give'), el('th', { scope: 'col' }, 'You get'))),
+      el('thead', {}, el('tr', {}, el('th', {}, ''), el('th', { scope: 'col' }, t('compose.youGive')), el('th', { scope: 'col' }, t('compose.youGet')))),
       el('tbody', {}, RESOURCES.map((r) => el('tr', { 'data-resource': r },
-        el('th', { scope: 'row' }, r),
-        el('td', {}, counter(`give ${r}`, trade.give[r], (v) => set({ give: { ...trade.give, [r]: v } }), hand[r] || 0, `give-${r}`)),
-        el('td', {}, counter(`get ${r}`, trade.get[r], (v) => set({ get: { ...trade.get, [r]: v } }), 19, `get-${r}`)))))),
+        el('th', { scope: 'row' }, resName(r)),
+        el('td', {}, counter(t('compose.give', { res: resName(r) }), trade.give[r], (v) => set({ give: { ...trade.give, [r]: v } }), hand[r] || 0, `give-${r}`)),
+        el('td', {}, counter(t('compose.get', { res: resName(r) }), trade.get[r], (v) => set({ get: { ...trade.get, [r]: v } }), 19, `get-${r}`)))))),
     active
-      ? el('fieldset', { class: 'recipients' }, el('legend', {}, 'Offer to'),
+      ? el('fieldset', { class: 'recipients' }, el('legend', {}, t('compose.offerTo')),
         others.map((s) => el('label', {}, el('input', {
           type: 'checkbox', name: 'offer-to', value: s, checked: !trade.to || trade.to.includes(s),
           onchange: (ev) => {
@@ -84,11 +84,11 @@ export function renderTrade(root, ctx) {
           },
         }), ` ${name(s)}`)))
       : null,
-    overlap ? el('p', { class: 'hint' }, 'A resource cannot be on both sides.') : null,
-    !holds ? el('p', { class: 'hint' }, 'You do not hold what you offer.') : null,
+    overlap ? el('p', { class: 'hint' }, t('compose.overlap')) : null,
+    !holds ? el('p', { class: 'hint' }, t('compose.notHeld')) : null,
     el('button', { type: 'button', id: 'make-offer', class: 'primary', disabled: !canSend || (active && trade.to && trade.to.length === 0), onclick: offer },
-      active ? 'Make offer' : 'Send counter-offer'),
-    el('button', { type: 'button', onclick: () => set({ give: emptySet(), get: emptySet() }) }, 'Clear'));
+      active ? t('compose.make') : t('compose.sendCounter')),
+    el('button', { type: 'button', onclick: () => set({ give: emptySet(), get: emptySet() }) }, t('act.clear')));
 
   fill(root, el('h2', {}, t('trade.title')), view.phase === 'action' ? composer : el('p', { class: 'hint' }, t('trade.afterRoll')), view.phase === 'action' && active ? bank : null);
 }
@@ -118,21 +118,27 @@ export function renderOffers(root, ctx) {
     const accepted = seat !== null && o.accepted.includes(seat);
     const declined = seat !== null && o.declined.includes(seat);
     let head;
-    if (mine) head = [el('strong', {}, o.counter ? 'Your counter-offer' : 'Your offer'), ': you give ', give(o.give), ' and get ', get(o.get), '.'];
-    else if (toMe) head = [el('strong', {}, name(o.maker)), o.counter ? ' counter-offers: ' : ' offers you ', get(o.give), ' for your ', give(o.get), '.'];
-    else head = [el('strong', {}, name(o.maker)), o.counter ? ' counter-offers ' : ' offers ', setText(o.give), ' for ', setText(o.get),
-      o.to.length && !o.counter ? ` to ${o.to.map(name).join(', ')}` : '', '.'];
+    if (mine) head = parts(t(o.counter ? 'card.mineCounter' : 'card.mine'), { give: give(o.give), get: get(o.get) });
+    else if (toMe) head = parts(t(o.counter ? 'card.toMeCounter' : 'card.toMe'), { who: el('strong', {}, name(o.maker)), give: get(o.give), get: give(o.get) });
+    else {
+      head = parts(t(o.counter ? 'card.otherCounter' : 'card.other'), { who: el('strong', {}, name(o.maker)), give: setText(o.give), get: setText(o.get),
+        to: o.to.length && !o.counter ? t('card.otherTo', { list: o.to.map(name).join(', ') }) : '' });
+    }
     const answers = mine && !o.counter ? el('ul', { class: 'answers' }, o.to.map((s) => {
-      const countered = view.offers.some((c) => c.counter && c.maker === s && c.id > o.id);
-      const [mark, word, cls] = o.accepted.includes(s) ? ['✓', 'accepts', 'yes']
-        : o.declined.includes(s) ? ['✗', 'declines', 'no']
-          : countered ? ['↺', 'made a counter-offer', 'counter'] : ['…', 'is thinking', 'wait'];
-      return el('li', { class: `answer answer-${cls}`, 'data-seat': s }, el('span', { 'aria-hidden': 'true', class: 'mark' }, mark), ` ${name(s)} ${word}`);
+      // A counter-offer made after this offer answers it, open or closed
+      // (confirming a counter closes only the counter: SCENARIO.md, R27).
+      const countered = view.offers.some((c) => c.counter && c.maker === s && c.id > o.id)
+        || (ctx.counters || []).some((c) => c.maker === s && c.id > o.id);
+
+      const [mark, cls] = o.accepted.includes(s) ? ['✓', 'yes']
+        : o.declined.includes(s) ? ['✗', 'no']
+          : countered ? ['↺', 'counter'] : ['…', 'wait'];
+      return el('li', { class: `answer answer-${cls}`, 'data-seat': s }, el('span', { 'aria-hidden': 'true', class: 'mark' }, mark), ` ${t(`answer.${cls}`, { who: name(s) })}`);
     })) : null;
     const lacking = toMe && !accept && !accepted && !declined && hand && !Object.entries(o.get).every(([r, n]) => (hand[r] || 0) >= n)
-      ? el('p', { class: 'hint' }, `You do not hold ${setText(o.get)}.`) : null;
-    const status = accepted ? el('p', { class: 'hint said' }, `You accepted. Waiting for ${name(o.maker)} to choose.`)
-      : declined ? el('p', { class: 'hint said' }, 'You declined.') : null;
+      ? el('p', { class: 'hint' }, t('card.lacking', { cards: setText(o.get) })) : null;
+    const status = accepted ? el('p', { class: 'hint said' }, t('card.accepted', { who: name(o.maker) }))
+      : declined ? el('p', { class: 'hint said' }, t('card.declined')) : null;
     const canCounter = toMe && !o.counter && view.phase === 'action';
     return el('li', { class: `offer${toMe ? ' offer-to-me' : ''}${mine ? ' offer-mine' : ''}`, 'data-offer': o.id },
       el('p', { class: 'offer-head' }, head),
@@ -148,7 +154,19 @@ export function renderOffers(root, ctx) {
   fill(root, el('h2', {}, t('offers.title')), el('ul', { class: 'offers' }, cards));
 }
 
+/**
+ * A catalogue sentence with `{name}` slots filled by nodes or strings, as a
+ * list of children (so the names can be bold and the resources styled).
+ */
+function parts(text, slots) {
+  return text.split(/(\{\w+\})/).filter(Boolean).map((p) => {
+    const m = /^\{(\w+)\}$/.exec(p);
+    return m && m[1] in slots ? slots[m[1]] : p;
+  });
+}
+
 const give = (set) => el('span', { class: 'give' }, setText(set));
+
 const get = (set) => el('span', { class: 'get' }, setText(set));
 
 /**

@@ -2,25 +2,18 @@
 // building without innerHTML (so names typed by players can never inject
 // markup), and number formatting.
 
-import { t } from './i18n.js';
+import { has, t } from './i18n.js';
 
 /** Resources in the engine's order. */
 export const RESOURCES = ['brick', 'wood', 'wool', 'wheat', 'ore'];
 /** Development cards in the engine's order. */
 export const DEV_CARDS = ['knight', 'road_building', 'invention', 'monopoly', 'victory_point'];
-/** Readable development card names. */
-export const DEV_NAMES = {
-  knight: 'Knight', road_building: 'Road Building', invention: 'Invention',
-  monopoly: 'Monopoly', victory_point: 'Victory Point',
-};
-/** What each development card does, in a sentence. */
-export const DEV_EFFECTS = {
-  knight: 'Move the robber and steal a card from a player there.',
-  road_building: 'Build 2 roads for free.',
-  invention: 'Take any 2 resources from the bank.',
-  monopoly: 'Name a resource: every other player gives you all of theirs.',
-  victory_point: 'One victory point, kept hidden until it wins you the game.',
-};
+/** A development card's name ("Road Building"), in the chosen language. */
+export const devName = (card) => t(`dev.${card}`);
+/** What a development card does, in a sentence. */
+export const devEffect = (card) => t(`devEffect.${card}`);
+/** A resource's name ("wood"), in the chosen language. */
+export const resName = (r) => t(`res.${r}`);
 /** Terrain → resource. */
 export const TERRAIN_RESOURCE = {
   hills: 'brick', forest: 'wood', pasture: 'wool', fields: 'wheat', mountains: 'ore', desert: null,
@@ -113,15 +106,8 @@ export function viewerSeat(viewer) {
   return viewer && viewer.kind === 'seat' ? viewer.seat : null;
 }
 
-/** Phase names for the banner. */
-export const PHASE_TEXT = {
-  opening: 'opening placement',
-  pre_roll: 'roll the dice',
-  discard: 'discards after a 7',
-  move_robber: 'move the robber',
-  action: 'trade and build',
-  finished: 'game over',
-};
+/** A phase's name for the banner ("trade and build"). */
+export const phaseText = (phase) => t(`phase.${phase}`);
 
 /** Replaces `root`'s children, skipping null/false (unlike replaceChildren, which prints "null"). */
 export function fill(root, ...children) {
@@ -130,34 +116,18 @@ export function fill(root, ...children) {
   return root;
 }
 
-/** Refusals whose server message is worded for a program, said for a person. */
-const PLAIN = {
-  network: 'The server cannot be reached. Check your connection and try again.',
-  disconnected: 'The connection dropped. It reconnects by itself; try again in a moment.',
-  rate_limited: 'Too many requests at once. Wait a moment and try again.',
-  stale_version: 'The game moved on before your action arrived. Look again and retry.',
-  lobby_not_found: 'There is no such lobby (it may have closed).',
-  not_found: 'There is no such game on this server.',
-  too_many_lobbies: 'You have opened as many lobbies as this server allows. Close one first.',
-  already_started: 'The game has already started.',
-  not_host: 'Only the host can do that.',
-  lobby_full: 'Every seat is taken. You can still watch.',
-  spectators_full: 'This game has as many spectators as it can take.',
-  internal: 'Something went wrong on the server. Try again.',
-  storage_unavailable: 'The server cannot save games right now. Try again shortly.',
-  server_busy: 'The server is busy. Try again shortly.',
-  shutting_down: 'The server is restarting. It will be back shortly.',
-};
-
 /**
  * A refusal (`{ code, message }` from the server or the page) as one plain
- * sentence: never a code, never raw JSON or markup.
+ * sentence: never a code, never raw JSON or markup. Codes the catalogue
+ * words (`err.CODE`) are said in the chosen language; other refusals use the
+ * server's own message (written for a person, in English).
  */
 export function plainError(e) {
   const code = e && typeof e.code === 'string' ? e.code : '';
-  if (PLAIN[code]) return PLAIN[code];
+  if (/^[a-z_]+$/.test(code) && has(`err.${code}`)) return t(`err.${code}`);
   let text = e && typeof e.message === 'string' ? e.message.trim() : '';
-  if (!text || /^[[{<]/.test(text)) text = 'The server refused that.';
+  if (!text || /^[[{<]/.test(text)) text = t('err.refused');
+
   text = text.charAt(0).toUpperCase() + text.slice(1);
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }

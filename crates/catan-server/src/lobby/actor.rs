@@ -85,6 +85,8 @@ pub struct LobbyActor {
     /// Told to stop (the node hands the lobby to another, or lost it): the
     /// reason its sockets are closed with.
     pub(super) stopping: Option<CloseReason>,
+    /// A test hook's armed bot offer: (bot, recipient) (`test_offer`).
+    pub(super) test_offer: Option<(Seat, Seat)>,
     rx: mpsc::Receiver<Command>,
 }
 
@@ -116,6 +118,7 @@ impl LobbyActor {
             history: Default::default(),
             settling: Default::default(),
             stopping: None,
+            test_offer: None,
             rx,
         };
         actor.publish();

@@ -159,6 +159,10 @@ impl LobbyActor {
             self.bot_due = None;
             return;
         }
+        if let Some(offer) = self.take_test_offer(seat) {
+            self.act_for_bot(seat, Some(offer), legal).await;
+            return;
+        }
         let Some(Slot::Bot(b)) = self.seats.get_mut(seat.index()) else {
             return;
         };

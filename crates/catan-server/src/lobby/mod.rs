@@ -15,6 +15,7 @@ mod offer_wait;
 mod play;
 pub mod resume;
 mod settle;
+mod test_offer;
 mod think;
 
 use crate::error::{Code, Refusal};
@@ -172,7 +173,8 @@ pub(crate) enum Command {
     /// queued behind the answers to the connection's earlier requests.
     Reply {
         conn: ConnId,
-        msg: ServerMsg,
+        /// Boxed: a server message is large next to the other commands.
+        msg: Box<ServerMsg>,
     },
     /// The socket task wants its connection closed once every earlier
     /// request is answered.
@@ -307,7 +309,10 @@ impl LobbyHandle {
     /// lobby's answers to this connection.
     pub(crate) async fn reply(&self, conn: ConnId, msg: ServerMsg) -> Result<(), Refusal> {
         self.tx
-            .send(Command::Reply { conn, msg })
+            .send(Command::Reply {
+                conn,
+                msg: Box::new(msg),
+            })
             .await
             .map_err(|_| gone())
     }

@@ -12,6 +12,7 @@ use crate::metrics::{ActorLabels, metrics};
 use crate::protocol::{ClientMsg, ServerMsg};
 use catan_core::record::Outcome;
 use catan_core::{Action, Event, Phase, Seat, Viewer};
+use std::time::Duration;
 use tokio::time::Instant;
 
 /// Who is behind an action.
@@ -56,6 +57,16 @@ impl LobbyActor {
                 self.send_game_state(conn);
                 let version = self.version();
                 self.conns.reply(conn, &ServerMsg::Accepted { id, version });
+            }
+            ClientMsg::TestBotOffer { id, bot, to } => {
+                let reply = match self.arm_test_offer(bot, to) {
+                    Ok(()) => ServerMsg::Accepted {
+                        id,
+                        version: self.version(),
+                    },
+                    Err(e) => ServerMsg::rejected(Some(id), e.code, e.message),
+                };
+                self.conns.reply(conn, &reply);
             }
             ClientMsg::Chat { id, text } => {
                 let r = self.chat(viewer, &text);
@@ -333,6 +344,7 @@ impl LobbyActor {
         let game = &run.game;
         let open = game.options.open_hands;
         let version = run.version;
+        let step_time_left_ms = self.step_time_left_ms();
         self.history.push(version, seat, stand_in, events);
         self.conns.broadcast_with(|viewer| ServerMsg::Update {
             version,
@@ -344,8 +356,23 @@ impl LobbyActor {
                 .collect(),
             view: game.view(viewer),
             legal: legal_for(game, viewer),
+            step_time_left_ms,
         });
         self.publish();
+    }
+
+    /// With the turn timer on and the game not over: how long the current
+    /// step has left before a stand-in acts, in milliseconds. A page
+    /// counts down from it, so a reload does not restart the countdown.
+    pub(super) fn step_time_left_ms(&self) -> Option<u64> {
+        let timer = self.settings.turn_timer;
+        let run = self.run.as_ref()?;
+        if !timer.enabled || run.game.phase == Phase::Finished {
+            return None;
+        }
+        let due = run.step_started + Duration::from_secs(u64::from(timer.seconds));
+        let left = due.saturating_duration_since(Instant::now());
+        Some(u64::try_from(left.as_millis()).unwrap_or(u64::MAX))
     }
 
     /// Sends one connection the game as it stands (snapshot, and the full
@@ -367,7 +394,9 @@ impl LobbyActor {
             version: run.version,
             view: run.game.view(viewer),
             legal: legal_for(&run.game, viewer),
+            step_time_left_ms: self.step_time_left_ms(),
         };
+
         let over = (run.game.phase == Phase::Finished).then(|| ServerMsg::GameOver {
             version: run.version,
             winner: run.game.winner,
