@@ -84,7 +84,7 @@ pub async fn run(args: Args) -> Result<bool, String> {
                 log,
             );
             if targets.len() > 1 {
-                s = s.as_node(&format!("node-{i}"), &format!("http://{addr}"));
+                s = s.node(&format!("node-{i}"), &format!("http://{addr}"));
             }
             let started = s.start().await;
             let took = match started {
