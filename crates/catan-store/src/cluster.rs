@@ -17,7 +17,7 @@
 
 use crate::Store;
 use crate::error::{StoreError, classify_insert};
-use crate::model::parse_time;
+use crate::postgres::Columns;
 use catan_core::record::RecordedAction;
 use chrono::{DateTime, Utc};
 use sqlx::postgres::PgPool;
@@ -385,29 +385,11 @@ pub(crate) async fn append_fenced(
     if batch.is_empty() {
         return Ok(HashSet::new());
     }
-    let n = batch.len();
-    let mut games = Vec::with_capacity(n);
-    let mut seqs = Vec::with_capacity(n);
-    let mut seats = Vec::with_capacity(n);
-    let mut actions = Vec::with_capacity(n);
-    let mut outcomes = Vec::with_capacity(n);
-    let mut times = Vec::with_capacity(n);
-    let mut stand_ins = Vec::with_capacity(n);
-    let mut fenced = Vec::with_capacity(n);
+    let c = Columns::of(batch.iter().map(|(g, a, _)| (*g, a)))?;
+    let fenced: Vec<bool> = batch.iter().map(|(_, _, e)| e.is_some()).collect();
     let mut fence_games = Vec::new();
     let mut fence_epochs = Vec::new();
-    for (game_id, a, epoch) in batch {
-        games.push(*game_id);
-        seqs.push(
-            i64::try_from(a.seq)
-                .map_err(|_| StoreError::Invalid(format!("seq {} is too large", a.seq)))?,
-        );
-        seats.push(i16::from(a.seat.0));
-        actions.push(crate::postgres::json_text(&a.action)?);
-        outcomes.push(crate::postgres::json_text(&a.outcome)?);
-        times.push(parse_time(&a.time).map_err(StoreError::Invalid)?);
-        stand_ins.push(a.stand_in);
-        fenced.push(epoch.is_some());
+    for (game_id, _, epoch) in batch {
         if let Some(e) = epoch {
             fence_games.push(*game_id);
             fence_epochs.push(epoch_sql(*e)?);
@@ -425,13 +407,13 @@ pub(crate) async fn append_fenced(
          WHERE NOT u.f OR u.g IN (SELECT lobby_id FROM fence) \
          RETURNING game_id",
     )
-    .bind(games)
-    .bind(seqs)
-    .bind(seats)
-    .bind(actions)
-    .bind(outcomes)
-    .bind(times)
-    .bind(stand_ins)
+    .bind(c.games)
+    .bind(c.seqs)
+    .bind(c.seats)
+    .bind(c.actions)
+    .bind(c.outcomes)
+    .bind(c.times)
+    .bind(c.stand_ins)
     .bind(fenced)
     .bind(fence_games)
     .bind(fence_epochs)

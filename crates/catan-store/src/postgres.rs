@@ -131,6 +131,46 @@ pub(crate) async fn is_present(
     Ok(true)
 }
 
+/// A batch of actions as the column arrays of one `INSERT ... SELECT FROM
+/// UNNEST(...)` (the plain batch insert and the fenced one).
+pub(crate) struct Columns {
+    pub games: Vec<Uuid>,
+    pub seqs: Vec<i64>,
+    pub seats: Vec<i16>,
+    pub actions: Vec<String>,
+    pub outcomes: Vec<String>,
+    pub times: Vec<DateTime<Utc>>,
+    pub stand_ins: Vec<bool>,
+}
+
+impl Columns {
+    pub(crate) fn of<'a>(
+        batch: impl ExactSizeIterator<Item = (Uuid, &'a RecordedAction)>,
+    ) -> Result<Columns, StoreError> {
+        let n = batch.len();
+        let mut c = Columns {
+            games: Vec::with_capacity(n),
+            seqs: Vec::with_capacity(n),
+            seats: Vec::with_capacity(n),
+            actions: Vec::with_capacity(n),
+            outcomes: Vec::with_capacity(n),
+            times: Vec::with_capacity(n),
+            stand_ins: Vec::with_capacity(n),
+        };
+        for (game_id, a) in batch {
+            c.games.push(game_id);
+            c.seqs.push(seq_of(a)?);
+            c.seats.push(i16::from(a.seat.0));
+            c.actions.push(json_text(&a.action)?);
+            c.outcomes.push(json_text(&a.outcome)?);
+            c.times
+                .push(parse_time(&a.time).map_err(StoreError::Invalid)?);
+            c.stand_ins.push(a.stand_in);
+        }
+        Ok(c)
+    }
+}
+
 fn seq_of(a: &RecordedAction) -> Result<i64, StoreError> {
     i64::try_from(a.seq).map_err(|_| StoreError::Invalid(format!("seq {} is too large", a.seq)))
 }
@@ -150,38 +190,20 @@ pub(crate) async fn append_batch<'e, E: sqlx::Executor<'e, Database = sqlx::Post
     if let [(game_id, a)] = batch {
         return insert_action(ex, *game_id, a, false).await;
     }
-    let (mut games, mut seqs, mut seats) = (
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-    );
-    let (mut actions, mut outcomes) = (Vec::with_capacity(n), Vec::with_capacity(n));
-    let (mut times, mut stand_ins) = (Vec::with_capacity(n), Vec::with_capacity(n));
-    for (game_id, a) in batch {
-        games.push(*game_id);
-        seqs.push(
-            i64::try_from(a.seq)
-                .map_err(|_| StoreError::Invalid(format!("seq {} is too large", a.seq)))?,
-        );
-        seats.push(i16::from(a.seat.0));
-        actions.push(json_text(&a.action)?);
-        outcomes.push(json_text(&a.outcome)?);
-        times.push(parse_time(&a.time).map_err(StoreError::Invalid)?);
-        stand_ins.push(a.stand_in);
-    }
+    let c = Columns::of(batch.iter().map(|(g, a)| (*g, a)))?;
     sqlx::query(
         "INSERT INTO game_actions (game_id, seq, seat, action, outcome, time, stand_in) \
          SELECT g, s, p, a::jsonb, o::jsonb, t, i \
          FROM UNNEST($1::uuid[], $2::int8[], $3::int2[], $4::text[], $5::text[], \
                      $6::timestamptz[], $7::bool[]) AS u(g, s, p, a, o, t, i)",
     )
-    .bind(games)
-    .bind(seqs)
-    .bind(seats)
-    .bind(actions)
-    .bind(outcomes)
-    .bind(times)
-    .bind(stand_ins)
+    .bind(c.games)
+    .bind(c.seqs)
+    .bind(c.seats)
+    .bind(c.actions)
+    .bind(c.outcomes)
+    .bind(c.times)
+    .bind(c.stand_ins)
     .execute(ex)
     .await
     .map_err(|e| {
