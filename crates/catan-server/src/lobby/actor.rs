@@ -82,8 +82,9 @@ pub struct LobbyActor {
     pub(super) history: super::history::History,
     /// An action whose append is in doubt, being settled (`settle`).
     pub(super) settling: super::settle::Settling,
-    /// A test hook's armed bot offer: (bot, recipient) (`test_offer`).
-    pub(super) test_offer: Option<(Seat, Seat)>,
+    /// A test hook's armed bot offer: bot, recipient, the last turn it
+    /// offered in (`test_offer`).
+    pub(super) test_offer: Option<(Seat, Seat, Option<u32>)>,
     rx: mpsc::Receiver<Command>,
 }
 
