@@ -57,6 +57,7 @@ browser_tests() {
 require scripts/web-test.sh
 require scripts/loadtest-smoke.sh
 require scripts/example-bot-test.sh
+require bench/catanatron/smoke.sh
 require scripts/fuzz.sh
 require scripts/deny.sh
 require scripts/api-fuzz.sh
@@ -71,6 +72,7 @@ stage "cargo build (binaries the tests run)" cargo build --workspace --bins --al
 stage "cargo test" cargo test --workspace --all-features
 stage "catan check on the worked examples" check_examples
 stage "the example external bot plays a whole game (examples/python-bot)" bash scripts/example-bot-test.sh
+stage "our bots play a few games in Catanatron 3.2.1 (bench/catanatron)" sh bench/catanatron/smoke.sh
 stage "browser tests" browser_tests
 stage "load and fault smoke run" bash scripts/loadtest-smoke.sh
 stage "fuzzing the rules engine (30 s)" bash scripts/fuzz.sh 30

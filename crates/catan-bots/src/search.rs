@@ -4,25 +4,31 @@
 //! own view ([`crate::determinize`]), and in each one tries every candidate
 //! action followed by a playout in which every seat plays the `normal`
 //! (heuristic) policy, to the end of the game or a horizon where a value
-//! estimate from the points takes over. All candidates are tried on the same
+//! estimate of the position takes over ([`crate::eval`]). All candidates are tried on the same
 //! drawn game with the same dice (common random numbers), so their
 //! differences are measured rather than drowned in luck. The candidate with
 //! the best mean result is played.
 //!
 //! It stops at its think budget (wall time) or its playout cap, whichever
 //! comes first; with no wall-time limit it is fully determined by its seed
-//! and the view (the tests rely on that). Decisions with one sensible answer
-//! (a lone legal action, a forced roll) take no search at all.
+//! and the view (the tests rely on that). The deadline ([`crate::deadline`])
+//! is a margin short of the budget and is checked before every playout and
+//! every few steps inside one; a round cut short is dropped (its
+//! comparisons would be unpaired), and with fewer than [`MIN_ROUNDS`]
+//! complete rounds the `normal` move is played. Decisions with one sensible
+//! answer (a lone legal action, a forced roll) take no search at all.
 
 use crate::arena::owes_answer;
+use crate::deadline::{Clock, WallClock, stop_at};
 use crate::determinize::sample_game;
+use crate::eval::Eval;
 use crate::{Bot, HeuristicBot};
 use catan_core::playout::seat_to_act;
 use catan_core::{Action, Game, Phase, PhaseName, Seat, View, Viewer};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How much the search may think.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -31,20 +37,30 @@ pub struct SearchConfig {
     pub budget: Option<Duration>,
     /// Most playouts per decision (over all candidates).
     pub max_playouts: u32,
-    /// Turns a playout runs before the points decide its value.
+    /// Turns a playout runs before its position is valued.
     pub horizon_turns: u32,
     /// Most candidate actions compared in one decision.
     pub max_candidates: usize,
+    /// How a playout stopped at the horizon is valued.
+    pub eval: Eval,
+    /// Standard errors by which another candidate must beat the guide's
+    /// move (paired) to be played instead. With many candidates one of them
+    /// beats a low bar by luck alone, so more candidates want a higher one.
+    pub margin_z: f64,
 }
 
 impl Default for SearchConfig {
-    /// The server's default: at most 0.8 s and 1,200 playouts a decision.
+    /// The server's default: at most 0.8 s and 1,200 playouts a decision;
+    /// 8 candidates, playouts of 8 turns valued by position, a 3-standard-
+    /// error bar (the best of the variants measured in docs/BOTS.md).
     fn default() -> Self {
         SearchConfig {
             budget: Some(Duration::from_millis(800)),
             max_playouts: 1200,
-            horizon_turns: 24,
-            max_candidates: 20,
+            horizon_turns: 8,
+            max_candidates: 8,
+            eval: Eval::Position,
+            margin_z: 3.0,
         }
     }
 }
@@ -60,21 +76,68 @@ pub struct SearchBot {
     policies: Vec<HeuristicBot>,
     /// Player offers made in the current turn (at most [`OFFERS_PER_TURN`]).
     offers: (u32, u32),
+    /// The clock the budget is kept by.
+    clock: Box<dyn Clock>,
+    /// When the current decision must stop searching (`None`: no budget).
+    stop: Option<Duration>,
+    /// What the last decision did.
+    last: SearchStats,
+}
+
+/// What one decision's search did (for tests and measurements).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Candidates compared (0 or 1: no search).
+    pub candidates: usize,
+    /// Complete rounds (one playout per live candidate on one drawn game).
+    pub rounds: u32,
+    /// Playouts in complete rounds.
+    pub playouts: u32,
+    /// Whether the deadline cut the search.
+    pub cut: bool,
+    /// Whether the answer is the guide's (`normal`) move.
+    pub guide: bool,
 }
 
 /// Player offers the bot makes in one turn at most.
 pub const OFFERS_PER_TURN: u32 = 2;
 
+/// Complete rounds needed before the search may overrule its guide: fewer
+/// paired comparisons say too little.
+pub const MIN_ROUNDS: u32 = 4;
+
+/// Playout steps between two looks at the clock.
+const STEPS_PER_CHECK: u32 = 16;
+
 impl SearchBot {
     /// A search bot with its own seed and budget.
     pub fn new(seed: u64, config: SearchConfig) -> SearchBot {
+        SearchBot::with_clock(seed, config, Box::new(WallClock::default()))
+    }
+
+    /// A search bot that keeps its budget by `clock` (tests pass a clock
+    /// they control).
+    pub fn with_clock(seed: u64, config: SearchConfig, clock: Box<dyn Clock>) -> SearchBot {
         SearchBot {
             rng: ChaCha8Rng::seed_from_u64(seed),
             config,
             guide: HeuristicBot::new(seed ^ 0x5eed),
             policies: (0..4).map(|i| HeuristicBot::new(seed ^ i)).collect(),
             offers: (0, 0),
+            clock,
+            stop: None,
+            last: SearchStats::default(),
         }
+    }
+
+    /// What the last decision's search did.
+    pub fn last_stats(&self) -> SearchStats {
+        self.last
+    }
+
+    /// Whether the current decision's deadline has passed.
+    fn past_deadline(&self) -> bool {
+        self.stop.is_some_and(|t| self.clock.now() >= t)
     }
 
     /// The actions worth comparing: the guide's choice first, then the other
@@ -123,45 +186,45 @@ impl SearchBot {
     /// comparisons (the winner's curse of many noisy candidates otherwise
     /// makes search worse than its guide).
     fn pick(&mut self, view: &View, me: Seat, cands: &[Action]) -> usize {
-        let start = Instant::now();
         let k = cands.len();
         // Per candidate: sum and sum of squares of its difference to the guide.
         let mut diff = vec![(0.0f64, 0.0f64); k];
         let mut live = vec![true; k];
         let mut rounds = 0u32;
         let mut playouts = 0u32;
-        loop {
+        let mut cut = false;
+        'rounds: loop {
             let n_live = live.iter().filter(|&&l| l).count() as u32;
             if n_live <= 1 || playouts + n_live > self.config.max_playouts {
                 break;
             }
-            if rounds > 0 && self.config.budget.is_some_and(|b| start.elapsed() >= b) {
+            if self.past_deadline() {
+                cut = true;
                 break;
             }
             let Ok(base) = sample_game(view, &mut self.rng) else {
                 break;
             };
             let mut values = vec![0.0f64; k];
-            let mut cut = false;
             for i in (0..k).filter(|&i| live[i]) {
-                // The budget is checked before every playout: one that runs
-                // out mid-round drops the round (its comparisons would be
-                // unpaired), so a decision overruns by one playout at most.
-                if rounds > 0 && self.config.budget.is_some_and(|b| start.elapsed() >= b) {
+                if self.past_deadline() {
                     cut = true;
-                    break;
+                    break 'rounds;
                 }
                 let mut g = base.clone();
                 values[i] = if g.apply(me, cands[i]).is_ok() {
-                    self.playout(&mut g, me)
+                    match self.playout(&mut g, me) {
+                        Some(v) => v,
+                        None => {
+                            cut = true;
+                            break 'rounds;
+                        }
+                    }
                 } else {
                     // Refused in this sample (a trade the drawn hands cannot
                     // pay): worth nothing here.
                     0.0
                 };
-            }
-            if cut {
-                break;
             }
             playouts += n_live;
             rounds += 1;
@@ -187,25 +250,37 @@ impl SearchBot {
         }
         let mut best = 0;
         let mut best_mean = 0.0;
-        for i in (1..k).filter(|&i| live[i]) {
-            let (m, se) = mean_se(diff[i], rounds);
-            if m > best_mean && m > 2.0 * se && m > 0.01 {
-                best = i;
-                best_mean = m;
+        if rounds >= MIN_ROUNDS {
+            for i in (1..k).filter(|&i| live[i]) {
+                let (m, se) = mean_se(diff[i], rounds);
+                if m > best_mean && m > self.config.margin_z * se && m > 0.01 {
+                    best = i;
+                    best_mean = m;
+                }
             }
         }
+        self.last = SearchStats {
+            candidates: k,
+            rounds,
+            playouts,
+            cut,
+            guide: best == 0,
+        };
         best
     }
 
     /// Plays `game` on with the heuristic policy for every seat; the value
     /// for `me`: 1 for a win, 0 for a loss, a points-based estimate at the
-    /// horizon.
-    fn playout(&mut self, game: &mut Game, me: Seat) -> f64 {
+    /// horizon; `None` if the deadline passed before it ended.
+    fn playout(&mut self, game: &mut Game, me: Seat) -> Option<f64> {
         let end = game.turn + self.config.horizon_turns;
         let mut legal = Vec::new();
         let mut steps = 0u32;
         while game.phase != Phase::Finished && game.turn < end && steps < 4000 {
             steps += 1;
+            if steps.is_multiple_of(STEPS_PER_CHECK) && self.past_deadline() {
+                return None;
+            }
             let seat = owes_answer(game).unwrap_or_else(|| seat_to_act(game));
             game.legal_actions_into(seat, &mut legal);
             if legal.is_empty() {
@@ -221,7 +296,7 @@ impl SearchBot {
                 }
             }
         }
-        value(game, me)
+        Some(crate::eval::value(game, me, self.config.eval))
     }
 }
 
@@ -236,19 +311,9 @@ fn mean_se((sum, sq): (f64, f64), n: u32) -> (f64, f64) {
     (mean, (var / n).sqrt())
 }
 
-/// A game's worth to `me`: the result if it is over, else a share of the
-/// win chance by points (a softmax with one point worth a factor of e).
+/// A game's worth to `me` by points (see [`crate::eval`]).
 pub fn value(game: &Game, me: Seat) -> f64 {
-    if let Some(w) = game.winner {
-        return if w == me { 1.0 } else { 0.0 };
-    }
-    let n = game.n_players();
-    let pts: Vec<f64> = (0..n)
-        .map(|s| game.victory_points(Seat(s as u8)) as f64)
-        .collect();
-    let top = pts.iter().cloned().fold(f64::MIN, f64::max);
-    let exp: Vec<f64> = pts.iter().map(|p| (p - top).exp()).collect();
-    exp[me.index()] / exp.iter().sum::<f64>()
+    crate::eval::value(game, me, Eval::Points)
 }
 
 impl Bot for SearchBot {
@@ -260,6 +325,12 @@ impl Bot for SearchBot {
         if legal.is_empty() {
             return None;
         }
+        // The budget counts from here: the guide's own thinking is in it.
+        self.stop = self.config.budget.map(|b| stop_at(self.clock.now(), b));
+        self.last = SearchStats {
+            guide: true,
+            ..SearchStats::default()
+        };
         let Viewer::Seat(me) = view.viewer else {
             return self.guide.choose(view, legal);
         };
@@ -280,5 +351,89 @@ impl Bot for SearchBot {
             self.offers.1 += 1;
         }
         choice.or_else(|| legal.first().copied())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    // Tests may unwrap: a panic is the failure report.
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::deadline::{StepClock, margin};
+    use catan_core::GameOptions;
+
+    /// The first settlement of a fresh game: many real alternatives.
+    fn opening(seed: u64) -> (View, Vec<Action>) {
+        let (g, _) = Game::new(GameOptions::default(), seed).unwrap();
+        let seat = seat_to_act(&g);
+        let mut legal = Vec::new();
+        g.legal_actions_into(seat, &mut legal);
+        assert!(legal.len() > 20);
+        (g.view(Viewer::Seat(seat)), legal)
+    }
+
+    fn timed(budget_ms: u64, playouts: u32) -> SearchConfig {
+        SearchConfig {
+            budget: Some(Duration::from_millis(budget_ms)),
+            max_playouts: playouts,
+            horizon_turns: 8,
+            max_candidates: 6,
+            ..SearchConfig::default()
+        }
+    }
+
+    #[test]
+    fn a_budget_too_short_for_a_round_plays_the_normal_move() {
+        // Every look at the clock costs 1 ms, so the 10 ms budget (8 ms
+        // before the margin) ends inside the first round.
+        let clock = StepClock::new(Duration::from_millis(1));
+        let mut bot = SearchBot::with_clock(7, timed(10, 1000), Box::new(clock.clone()));
+        let (view, legal) = opening(3);
+        let choice = bot.choose(&view, &legal).unwrap();
+        let stats = bot.last_stats();
+        assert!(stats.candidates > 1, "{stats:?}");
+        assert_eq!((stats.rounds, stats.cut, stats.guide), (0, true, true));
+        let normal = HeuristicBot::new(7 ^ 0x5eed).choose(&view, &legal).unwrap();
+        assert_eq!(choice, normal.normalized());
+        assert!(clock.peek() <= Duration::from_millis(10));
+    }
+
+    #[test]
+    fn the_deadline_cuts_any_round_a_margin_short_of_the_budget() {
+        // 200 µs a look: a few rounds fit in 40 ms, the playout cap is far.
+        let step = Duration::from_micros(200);
+        let budget = Duration::from_millis(40);
+        let clock = StepClock::new(step);
+        let mut bot = SearchBot::with_clock(11, timed(40, 100_000), Box::new(clock.clone()));
+        let (view, legal) = opening(5);
+        bot.choose(&view, &legal).unwrap();
+        let stats = bot.last_stats();
+        assert!(stats.cut, "{stats:?}");
+        assert!(stats.rounds >= 1, "{stats:?}");
+        // The decision ends at the first look past its deadline.
+        assert!(
+            clock.peek() <= budget - margin(budget) + step,
+            "{:?}",
+            clock.peek()
+        );
+    }
+
+    #[test]
+    fn without_a_budget_the_playout_cap_ends_the_search() {
+        let config = SearchConfig {
+            budget: None,
+            ..timed(0, 60)
+        };
+        let clock = StepClock::new(Duration::from_secs(1));
+        let mut bot = SearchBot::with_clock(13, config, Box::new(clock));
+        let (view, legal) = opening(9);
+        bot.choose(&view, &legal).unwrap();
+        let stats = bot.last_stats();
+        assert!(!stats.cut, "{stats:?}");
+        assert!(
+            stats.playouts <= 60 && stats.rounds >= MIN_ROUNDS,
+            "{stats:?}"
+        );
     }
 }

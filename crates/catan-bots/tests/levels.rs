@@ -19,6 +19,7 @@ fn small_search() -> SearchConfig {
         max_playouts: 40,
         horizon_turns: 6,
         max_candidates: 8,
+        ..SearchConfig::default()
     }
 }
 

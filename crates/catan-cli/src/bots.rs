@@ -9,6 +9,7 @@
 //! how many of those no player could still have won), refused answers, and
 //! the hero's think time per decision (mean and 99th percentile).
 
+use catan_bots::eval::Eval;
 use catan_bots::search::SearchConfig;
 use catan_bots::{Bot, BotKind, SearchBot, arena_game, make_bot, unwinnable};
 use catan_core::{Action, BoardMode, GameOptions, View};
@@ -51,6 +52,23 @@ pub struct Args {
     /// `hard` bots: most playouts per decision.
     #[arg(long, default_value_t = SearchConfig::default().max_playouts)]
     playouts: u32,
+    /// `hard` bots: turns a playout runs before its position is valued.
+    #[arg(long, default_value_t = SearchConfig::default().horizon_turns)]
+    horizon: u32,
+    /// `hard` bots: how a playout is valued at the horizon (points or
+    /// position).
+    #[arg(long, default_value = "position")]
+    eval: Eval,
+    /// `hard` bots: most candidate moves compared in a decision.
+    #[arg(long, default_value_t = SearchConfig::default().max_candidates)]
+    candidates: usize,
+    /// `hard` bots: standard errors by which a candidate must beat the
+    /// `normal` move to be played instead.
+    #[arg(long, default_value_t = SearchConfig::default().margin_z)]
+    margin_z: f64,
+    /// Print each game's result on standard error as it ends.
+    #[arg(long)]
+    progress: bool,
 }
 
 /// Wraps a bot to record how long each of its decisions takes.
@@ -129,7 +147,10 @@ fn bot(kind: BotKind, seed: u64, args: &Args) -> Box<dyn Bot> {
             SearchConfig {
                 budget: (args.think_ms > 0).then(|| Duration::from_millis(args.think_ms)),
                 max_playouts: args.playouts,
-                ..SearchConfig::default()
+                horizon_turns: args.horizon,
+                eval: args.eval,
+                max_candidates: args.candidates.max(1),
+                margin_z: args.margin_z,
             },
         )),
         k => make_bot(k, seed),
@@ -184,6 +205,14 @@ fn play(
     t.decisions += r.decisions[hero];
     t.hero_fallbacks += r.fallbacks[hero];
     t.field_fallbacks += r.fallbacks.iter().sum::<u64>() - r.fallbacks[hero];
+    if args.progress {
+        let how = match r.winner {
+            Some(w) if w.index() == hero => "hero won",
+            Some(_) => "hero lost",
+            None => "unfinished",
+        };
+        eprintln!("game {i} (seed {seed}): {how} in {} turns", r.turns);
+    }
     Ok(())
 }
 

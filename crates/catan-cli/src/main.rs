@@ -2,6 +2,7 @@
 //! `simulate` benchmarks the rules engine with random legal players.
 
 mod bots;
+mod bridge;
 mod check;
 #[cfg(feature = "loadtest")]
 mod loadtest;
@@ -30,6 +31,8 @@ enum Command {
     Simulate(simulate::Args),
     /// Play the heuristic bot against random bots and print its win rate.
     Bots(bots::Args),
+    /// Play one seat of another engine's game: JSON lines on stdin/stdout.
+    Bridge(bridge::Args),
     /// Replay a game record and print the state after N actions as JSON.
     Replay(replay::Args),
     /// Check a finished game's record against its seed commitment.
@@ -48,6 +51,7 @@ fn main() -> ExitCode {
         Command::Check { file } => check::run(&file),
         Command::Simulate(args) => simulate::run(args),
         Command::Bots(args) => bots::run(args),
+        Command::Bridge(args) => bridge::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Verify { file } => verify::run(&file),
         #[cfg(feature = "loadtest")]

@@ -68,6 +68,24 @@ pub async fn lobby(st: &AppState, id: &str) -> Result<LobbyHandle, Refusal> {
     if let Some(handle) = st.registry.get(id) {
         return Ok(handle);
     }
+    if let Some(cluster) = &st.cluster {
+        use crate::cluster::Located;
+        return match cluster.locate(id).await {
+            Ok(Located::Here(handle)) => Ok(handle),
+            Ok(Located::Nowhere) => Err(not_found()),
+            Ok(Located::There(_) | Located::Moving) => Err(Refusal::new(
+                Code::LobbyMoved,
+                "another server serves this lobby; ask GET /api/lobbies/{id} where",
+            )),
+            Err(e) => {
+                tracing::warn!(lobby_id = %id, error = %e, "cannot tell where the lobby is");
+                Err(Refusal::new(
+                    Code::StorageUnavailable,
+                    "cannot tell which server holds this lobby right now; try again",
+                ))
+            }
+        };
+    }
     match &st.store {
         Some(store) => crate::persist::resume_on_demand(&st.registry, store, id)
             .await
@@ -123,7 +141,23 @@ pub async fn create(
     }
     settings.validate()?;
     let host = Token::generate();
-    let (_, lobby) = st.registry.create(settings, host.hash(), ip)?;
+    if st.cluster.as_ref().is_some_and(|c| c.draining()) {
+        return Err(Refusal::new(
+            Code::ShuttingDown,
+            "this server is stopping; create the lobby on another one",
+        ));
+    }
+    let (handle, lobby) = st.registry.create(settings, host.hash(), ip)?;
+    if let Some(cluster) = &st.cluster
+        && let Err(e) = cluster.claim_new(lobby.id).await
+    {
+        tracing::warn!(lobby_id = %lobby.id, error = %e, "cannot lease the new lobby");
+        let _ = handle.stop(crate::lobby::CloseReason::LOBBY_CLOSED).await;
+        return Err(Refusal::new(
+            Code::StorageUnavailable,
+            "the lobby could not be recorded; try again",
+        ));
+    }
     tracing::info!(lobby_id = %lobby.id, public = lobby.public, "lobby created");
     Ok((
         StatusCode::CREATED,
@@ -142,9 +176,55 @@ pub struct LobbyList {
 
 /// Lists public lobbies.
 pub async fn list(State(st): State<AppState>) -> Json<LobbyList> {
-    Json(LobbyList {
-        lobbies: st.registry.list_public(),
-    })
+    let mut lobbies = st.registry.list_public();
+    if let Some(cluster) = &st.cluster {
+        // Every node's public lobbies, as their owners last published them
+        // (within a beat); this node's own from memory.
+        let here: std::collections::HashSet<Uuid> = st.registry.ids().into_iter().collect();
+        match cluster.listings().await {
+            Ok(others) => lobbies.extend(
+                others
+                    .into_iter()
+                    .filter(|l| l.public && !here.contains(&l.lobby_id))
+                    .filter_map(|l| serde_json::from_str::<LobbyInfo>(&l.info).ok()),
+            ),
+            Err(e) => tracing::warn!(error = %e, "cannot list the other nodes' lobbies"),
+        }
+        lobbies.sort_by(|a, b| a.name.cmp(&b.name).then(a.id.cmp(&b.id)));
+    }
+    Json(LobbyList { lobbies })
+}
+
+/// `GET /api/nodes` answer.
+#[derive(Serialize, schemars::JsonSchema)]
+pub struct NodeList {
+    /// Whether this server is one node of a cluster.
+    clustered: bool,
+    /// The node that answered (its id), in a cluster.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    this_node: Option<String>,
+    /// The live nodes, by id (empty on a single server).
+    nodes: Vec<catan_store::NodeRecord>,
+}
+
+/// The cluster's live nodes with their load (docs/CLUSTER.md).
+pub async fn nodes(State(st): State<AppState>) -> Result<Json<NodeList>, Refusal> {
+    let Some(cluster) = &st.cluster else {
+        return Ok(Json(NodeList {
+            clustered: false,
+            this_node: None,
+            nodes: Vec::new(),
+        }));
+    };
+    let nodes = cluster.nodes().await.map_err(|e| {
+        tracing::warn!(error = %e, "cannot list nodes");
+        Refusal::new(Code::StorageUnavailable, "cannot list the nodes right now")
+    })?;
+    Ok(Json(NodeList {
+        clustered: true,
+        this_node: Some(cluster.id().to_string()),
+        nodes,
+    }))
 }
 
 /// One lobby (public or private: knowing the id is the invitation).

@@ -140,6 +140,20 @@ pub struct Config {
     /// stored) before the deadline leaves it in doubt.
     #[arg(long, env = "CATAN_DB_STATEMENT_TIMEOUT_MS", default_value_t = 4_000)]
     pub db_statement_timeout_ms: u64,
+    /// The base URL clients reach this server at (e.g. `http://10.0.0.5:8080`).
+    /// Setting it makes the server one node of a cluster over the PostgreSQL
+    /// database (docs/CLUSTER.md); unset, it runs alone.
+    #[arg(long, env = "CATAN_NODE_URL")]
+    pub node_url: Option<String>,
+    /// This node's id in the cluster (default: the host and port of
+    /// `--node-url`). A restarted node should keep its id.
+    #[arg(long, env = "CATAN_NODE_ID")]
+    pub node_id: Option<String>,
+    /// How long a node's hold on a lobby (its lease) lasts unless renewed;
+    /// renewed three times within it. A node that dies loses its lobbies to
+    /// the others after at most this long.
+    #[arg(long, env = "CATAN_LEASE_MS", default_value_t = 3_000)]
+    pub lease_ms: u64,
     /// Fault injection for the tests of panic isolation: a lobby whose chat
     /// receives exactly this line panics. No flag or variable sets it, so a
     /// running server cannot be made to use it; only code that builds a
@@ -184,6 +198,18 @@ impl Config {
             ..catan_store::StoreOptions::default()
         }
     }
+    /// Whether this server is a node of a cluster ([`Config::node_url`] set).
+    pub fn clustered(&self) -> bool {
+        self.node_url
+            .as_deref()
+            .is_some_and(|u| !u.trim().is_empty())
+    }
+
+    /// [`Config::lease_ms`] as a duration (at least 300 ms).
+    pub fn lease(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.lease_ms.max(300))
+    }
+
     /// [`Config::lobby_idle_ms`] as a duration.
     pub fn lobby_idle(&self) -> std::time::Duration {
         std::time::Duration::from_millis(self.lobby_idle_ms)

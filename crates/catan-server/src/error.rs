@@ -65,6 +65,9 @@ pub enum Code {
     StorageUnavailable,
     /// The server is stopping.
     ShuttingDown,
+    /// The lobby is served by another node of the cluster now (or is moving
+    /// there): ask `GET /api/lobbies/{id}` where, and try again there.
+    LobbyMoved,
     /// Every seat is taken.
     LobbyFull,
     /// The seat asked for is taken.
@@ -120,7 +123,9 @@ impl Code {
             InvalidToken | TokenRequired => StatusCode::UNAUTHORIZED,
             NotHost | OriginNotAllowed => StatusCode::FORBIDDEN,
             TooManyLobbies | RateLimited => StatusCode::TOO_MANY_REQUESTS,
-            ServerBusy | StorageUnavailable | ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
+            ServerBusy | StorageUnavailable | ShuttingDown | LobbyMoved => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             LobbyFull | SeatTaken | AlreadyStarted | NotReady | GameNotStarted | NotABot
             | SpectatorsFull | GameNotFinished | StaleVersion => StatusCode::CONFLICT,
             RequestTimeout => StatusCode::REQUEST_TIMEOUT,

@@ -33,6 +33,9 @@ pub struct JournalError {
     /// or its connection broke on the way): only [`Journal::settle`] tells.
     /// For `settle` itself: the outcome is still unknown, try again.
     pub in_doubt: bool,
+    /// Whether this server no longer owns the lobby (another node took it
+    /// over): nothing was recorded, and the lobby must stop serving here.
+    pub fenced: bool,
 }
 
 impl JournalError {
@@ -41,6 +44,7 @@ impl JournalError {
         JournalError {
             message: message.into(),
             in_doubt: false,
+            fenced: false,
         }
     }
 
@@ -49,6 +53,16 @@ impl JournalError {
         JournalError {
             message: message.into(),
             in_doubt: true,
+            fenced: false,
+        }
+    }
+
+    /// A write refused because another node owns the lobby now.
+    pub fn fenced(message: impl Into<String>) -> JournalError {
+        JournalError {
+            message: message.into(),
+            in_doubt: false,
+            fenced: true,
         }
     }
 }

@@ -6,6 +6,7 @@
 //! goes through a write-ahead [`journal::Journal`] before anyone hears of it.
 
 pub mod api;
+pub mod cluster;
 pub mod config;
 pub mod error;
 pub mod http_limits;
@@ -60,6 +61,11 @@ pub fn app(state: AppState) -> Router {
         .route("/config", get(api::page_config))
         .route("/openapi.json", get(api::openapi))
         .route("/lobbies/{id}/ws", get(ws::upgrade))
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            cluster::route::forward,
+        ))
+        .route("/nodes", get(api::nodes))
         .merge(persist::saved::routes())
         .layer(http_limits::post_limit_layer(&state.post_limiter));
     let limit = state.config.http_timeout();

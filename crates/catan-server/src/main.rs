@@ -31,7 +31,18 @@ async fn main() -> anyhow::Result<()> {
         .await
         .with_context(|| format!("cannot listen on {}", config.bind))?;
     tracing::info!(addr = %config.bind, static_dir = %config.static_dir.display(), "catan-server listening");
-    serve(listener, state, shutdown_signal())
+    // A cluster node hands its lobbies to the other nodes before it stops
+    // serving (docs/CLUSTER.md): the sockets close with "moved" and the
+    // clients reconnect where their lobby went.
+    let cluster = state.cluster.clone();
+    let stop = async move {
+        shutdown_signal().await;
+        if let Some(cluster) = cluster {
+            tracing::info!("draining: handing lobbies to the other nodes");
+            cluster.drain().await;
+        }
+    };
+    serve(listener, state, stop)
         .await
         .context("server failed")?;
     if let Some(store) = store {

@@ -71,6 +71,12 @@ pub struct Metrics {
     pub write_timeouts: Counter,
     /// Lobby tasks that ended in a panic.
     pub lobby_panics: Counter,
+    /// Lobbies this node took over from another node's log (cluster).
+    pub cluster_takeovers: Counter,
+    /// Leases this node found taken over, or could not renew in time.
+    pub cluster_leases_lost: Counter,
+    /// Seconds one lease renewal statement took (cluster).
+    pub cluster_renew: Histogram,
 }
 
 impl Metrics {
@@ -88,6 +94,9 @@ impl Metrics {
         let slow_consumer_kicks = Counter::default();
         let write_timeouts = Counter::default();
         let lobby_panics = Counter::default();
+        let cluster_takeovers = Counter::default();
+        let cluster_leases_lost = Counter::default();
+        let cluster_renew = Histogram::new(exponential_buckets(0.0005, 2.0, 14));
         registry.register("lobbies", "Live lobbies", lobbies.clone());
         registry.register("sockets", "Open WebSocket connections", sockets.clone());
         registry.register(
@@ -140,6 +149,21 @@ impl Metrics {
             "Lobby tasks that ended in a panic",
             lobby_panics.clone(),
         );
+        registry.register(
+            "cluster_takeovers",
+            "Lobbies this node took over from another node's log",
+            cluster_takeovers.clone(),
+        );
+        registry.register(
+            "cluster_leases_lost",
+            "Lobby leases this node lost (taken over, or not renewed in time)",
+            cluster_leases_lost.clone(),
+        );
+        registry.register(
+            "cluster_renew_seconds",
+            "Time one batched lease renewal took",
+            cluster_renew.clone(),
+        );
         Metrics {
             registry,
             lobbies,
@@ -154,6 +178,9 @@ impl Metrics {
             slow_consumer_kicks,
             write_timeouts,
             lobby_panics,
+            cluster_takeovers,
+            cluster_leases_lost,
+            cluster_renew,
         }
     }
 

@@ -10,7 +10,7 @@
 
 use crate::api::{
     AddBotReq, BotAdded, BotKinds, CreateLobby, Created, JoinReq, Joined, LobbyList, LobbyOnly,
-    PageConfig,
+    NodeList, PageConfig,
 };
 use crate::error::ErrorBody;
 use crate::lobby::info::LobbyInfo;
@@ -172,6 +172,8 @@ pub fn operations(g: &mut SchemaGenerator) -> Vec<Operation> {
         },
         Operation {
             params: vec![lobby_id()],
+            // A cluster node answers 503 lobby_moved while a lobby moves.
+            refusals: STORE,
             ..op(
                 "get",
                 "/api/lobbies/{id}",
@@ -182,6 +184,8 @@ pub fn operations(g: &mut SchemaGenerator) -> Vec<Operation> {
         },
         Operation {
             params: vec![lobby_id()],
+            // A cluster node answers 503 lobby_moved while a lobby moves.
+            refusals: STORE,
             body: Some(schema::<JoinReq>(g)),
             ..op(
                 "post",
@@ -193,6 +197,8 @@ pub fn operations(g: &mut SchemaGenerator) -> Vec<Operation> {
         },
         Operation {
             params: vec![lobby_id()],
+            // A cluster node answers 503 lobby_moved while a lobby moves.
+            refusals: STORE,
             bearer: true,
             ..op(
                 "post",
@@ -204,6 +210,8 @@ pub fn operations(g: &mut SchemaGenerator) -> Vec<Operation> {
         },
         Operation {
             params: vec![lobby_id()],
+            // A cluster node answers 503 lobby_moved while a lobby moves.
+            refusals: STORE,
             bearer: true,
             body: Some(schema::<AddBotReq>(g)),
             ..op(
@@ -216,6 +224,7 @@ pub fn operations(g: &mut SchemaGenerator) -> Vec<Operation> {
         },
         Operation {
             params: vec![lobby_id(), path_param("seat", "the bot's seat, from 0")],
+            refusals: STORE,
             bearer: true,
             ..op(
                 "delete",
@@ -227,6 +236,8 @@ pub fn operations(g: &mut SchemaGenerator) -> Vec<Operation> {
         },
         Operation {
             params: vec![lobby_id()],
+            // A cluster node answers 503 lobby_moved while a lobby moves.
+            refusals: STORE,
             bearer: true,
             ..op(
                 "post",
@@ -238,6 +249,8 @@ pub fn operations(g: &mut SchemaGenerator) -> Vec<Operation> {
         },
         Operation {
             params: vec![lobby_id()],
+            // A cluster node answers 503 lobby_moved while a lobby moves.
+            refusals: STORE,
             ..op(
                 "get",
                 "/api/lobbies/{id}/ws",
@@ -260,6 +273,16 @@ pub fn operations(g: &mut SchemaGenerator) -> Vec<Operation> {
             200,
             json_of(g, schema::<PageConfig>),
         ),
+        Operation {
+            refusals: STORE,
+            ..op(
+                "get",
+                "/api/nodes",
+                "The live nodes of the cluster with their load (docs/CLUSTER.md)",
+                200,
+                json_of(g, schema::<NodeList>),
+            )
+        },
         Operation {
             params: vec![
                 query_int("page", 1, "page number, from 1"),

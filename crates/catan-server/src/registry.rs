@@ -174,6 +174,38 @@ impl Registry {
         v
     }
 
+    /// The ids of every lobby in the registry.
+    pub fn ids(&self) -> Vec<Uuid> {
+        self.read().keys().copied().collect()
+    }
+
+    /// Every lobby's latest published description.
+    pub fn infos(&self) -> Vec<LobbyInfo> {
+        self.read().values().map(|e| read_info(&e.info)).collect()
+    }
+
+    /// Stops a lobby's task here, closing its sockets with `reason`, and
+    /// waits (at most `wait`) until its entry has left the registry. Its game
+    /// stays in the log.
+    pub async fn stop(
+        &self,
+        id: Uuid,
+        reason: crate::lobby::CloseReason,
+        wait: std::time::Duration,
+    ) {
+        let Some(handle) = self.read().get(&id).map(|e| e.handle.clone()) else {
+            return;
+        };
+        if handle.stop(reason).await.is_err() {
+            // The task is gone or wedged; its entry goes with it.
+            tracing::warn!(lobby_id = %id, "lobby did not take the order to stop");
+        }
+        let until = tokio::time::Instant::now() + wait;
+        while self.read().contains_key(&id) && tokio::time::Instant::now() < until {
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+    }
+
     /// Number of live lobbies.
     pub fn len(&self) -> usize {
         self.read().len()

@@ -17,6 +17,8 @@ pub struct AppState {
     /// The game store behind the saved-games endpoints (`None`: games live
     /// in memory only).
     pub store: Option<catan_store::Store>,
+    /// This node's membership of a cluster (`None`: a single server).
+    pub cluster: Option<crate::cluster::Cluster>,
     /// The per-address limit on HTTP POST requests.
     pub post_limiter: crate::http_limits::PostLimiter,
     shutdown: Arc<watch::Sender<bool>>,
@@ -44,6 +46,7 @@ impl AppState {
             post_limiter: crate::http_limits::post_limiter(&config),
             config: config.clone(),
             store: None,
+            cluster: None,
             unauthenticated: Arc::new(Semaphore::new(config.max_unauthenticated)),
             shutdown: Arc::new(tx),
             next_conn: Arc::new(AtomicU64::new(1)),
@@ -54,6 +57,12 @@ impl AppState {
     /// The same state serving saved games from `store`.
     pub fn with_store(mut self, store: catan_store::Store) -> AppState {
         self.store = Some(store);
+        self
+    }
+
+    /// The same state as one node of `cluster`.
+    pub fn with_cluster(mut self, cluster: crate::cluster::Cluster) -> AppState {
+        self.cluster = Some(cluster);
         self
     }
 
@@ -82,6 +91,11 @@ impl AppState {
     /// WebSocket tasks running now (open sockets, lingering closes included).
     pub fn open_sockets(&self) -> usize {
         self.sockets.load(Ordering::Relaxed)
+    }
+
+    /// The counter behind [`AppState::open_sockets`].
+    pub fn socket_counter(&self) -> Arc<AtomicUsize> {
+        self.sockets.clone()
     }
 
     /// A fresh connection id.

@@ -54,6 +54,17 @@ pub async fn upgrade(
             ));
         }
     }
+    if let Some(url) = elsewhere(&st, &id).await {
+        // Another node serves this lobby: say where, in the close frame.
+        let reason = crate::cluster::route::moved_reason(&url);
+        return Ok(ws
+            .on_upgrade(move |mut socket| async move {
+                let _ = socket
+                    .send(close_msg(CloseReason::MOVED.code, &reason))
+                    .await;
+            })
+            .into_response());
+    }
     let handle = lobby(&st, &id).await?;
     // Sockets that have not said hello are bounded: they cost a file and a
     // task each before anyone is known.
@@ -73,6 +84,17 @@ pub async fn upgrade(
         .write_buffer_size(0)
         .on_upgrade(move |socket| run(socket, handle, st, permit))
         .into_response())
+}
+
+/// In a cluster, the URL of the node that serves lobby `id` when it is not
+/// this one (taking it over first when nobody serves it).
+async fn elsewhere(st: &AppState, id: &str) -> Option<String> {
+    let cluster = st.cluster.as_ref()?;
+    let id = uuid::Uuid::parse_str(id).ok()?;
+    match cluster.locate(id).await {
+        Ok(crate::cluster::Located::There(url)) => Some(url),
+        _ => None,
+    }
 }
 
 /// Close codes of the handshake, besides [`CloseReason`]'s.

@@ -24,6 +24,7 @@
 //!   settles it instead.
 
 use crate::Store;
+use crate::cluster::FencedAction;
 use crate::error::StoreError;
 use catan_core::record::RecordedAction;
 use std::sync::Arc;
@@ -79,6 +80,8 @@ impl std::fmt::Debug for GroupCommitConfig {
 struct Request {
     game_id: Uuid,
     action: RecordedAction,
+    /// The writer's lease epoch (`None`: not fenced).
+    epoch: Option<u64>,
     reply: oneshot::Sender<Result<(), StoreError>>,
 }
 
@@ -106,6 +109,18 @@ impl GroupCommit {
     /// Stores one action; returns once it is committed, or failed, or the
     /// deadline passed ([`StoreError::Timeout`], in doubt).
     pub async fn append(&self, game_id: Uuid, action: RecordedAction) -> Result<(), StoreError> {
+        self.append_fenced(game_id, action, None).await
+    }
+
+    /// [`GroupCommit::append`] for a writer holding the game's lease at
+    /// `epoch`: [`StoreError::Fenced`] (nothing written) once another node
+    /// took the game over.
+    pub async fn append_fenced(
+        &self,
+        game_id: Uuid,
+        action: RecordedAction,
+        epoch: Option<u64>,
+    ) -> Result<(), StoreError> {
         let until = Instant::now() + self.deadline;
         let Ok(room) = tokio::time::timeout_at(until, self.tx.reserve()).await else {
             // Never handed to the writer: definitely not written.
@@ -118,6 +133,7 @@ impl GroupCommit {
         room.map_err(|_| StoreError::Closed)?.send(Request {
             game_id,
             action,
+            epoch,
             reply,
         });
         match tokio::time::timeout_at(until, answer).await {
@@ -155,18 +171,23 @@ async fn writer(store: Store, mut rx: mpsc::Receiver<Request>, config: GroupComm
 
 /// Writes one batch and answers each of its callers.
 async fn commit(store: &Store, mut batch: Vec<Request>, config: &GroupCommitConfig) {
-    let actions: Vec<(Uuid, RecordedAction)> = batch
+    let actions: Vec<FencedAction> = batch
         .iter()
-        .map(|r| (r.game_id, r.action.clone()))
+        .map(|r| (r.game_id, r.action.clone(), r.epoch))
         .collect();
-    match store.append_actions_within(&actions, config.deadline).await {
-        Ok(()) => {
+    match store.append_fenced_within(&actions, config.deadline).await {
+        Ok(fenced) => {
             if let Some(observe) = &config.observer {
-                observe(batch.len());
+                observe(batch.len() - fenced.len());
             }
             for r in batch {
                 // A caller that gave up waiting is no reason to stop.
-                let _ = r.reply.send(Ok(()));
+                let answer = if fenced.contains(&r.game_id) {
+                    Err(StoreError::Fenced { game_id: r.game_id })
+                } else {
+                    Ok(())
+                };
+                let _ = r.reply.send(answer);
             }
         }
         Err(e) if batch.len() == 1 => {
@@ -189,8 +210,12 @@ async fn commit(store: &Store, mut batch: Vec<Request>, config: &GroupCommitConf
                 if r.reply.is_closed() {
                     continue;
                 }
-                let one = [(r.game_id, r.action)];
-                let res = store.append_actions_within(&one, config.deadline).await;
+                let one = [(r.game_id, r.action, r.epoch)];
+                let res = match store.append_fenced_within(&one, config.deadline).await {
+                    Ok(fenced) if fenced.is_empty() => Ok(()),
+                    Ok(_) => Err(StoreError::Fenced { game_id: r.game_id }),
+                    Err(e) => Err(e),
+                };
                 if res.is_ok()
                     && let Some(observe) = &config.observer
                 {

@@ -57,6 +57,19 @@ pub enum StoreError {
         /// The sequence number.
         seq: u64,
     },
+    /// The writer no longer holds the lobby's lease at the epoch it wrote
+    /// with (another node took the lobby over): nothing was written.
+    #[error("game {game_id} is owned by another node now (fenced)")]
+    Fenced {
+        /// The game.
+        game_id: Uuid,
+    },
+    /// Another running process beats under this node id.
+    #[error("node id {0:?} is in use by another running server")]
+    NodeIdInUse(String),
+    /// A cluster operation on a backend that has no cluster (SQLite).
+    #[error("running several nodes needs PostgreSQL")]
+    NeedsPostgres,
     /// The database failed or could not be reached.
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
@@ -66,6 +79,11 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// Whether this is [`StoreError::Fenced`].
+    pub fn is_fenced(&self) -> bool {
+        matches!(self, StoreError::Fenced { .. })
+    }
+
     /// Whether this is [`StoreError::DuplicateSeq`].
     pub fn is_duplicate_seq(&self) -> bool {
         matches!(self, StoreError::DuplicateSeq { .. })

@@ -16,6 +16,7 @@
 //! ([`StoreError::is_in_doubt`]); [`Store::ensure_action`] settles it.
 
 mod batch;
+mod cluster;
 mod error;
 mod model;
 mod postgres;
@@ -24,6 +25,7 @@ mod sqlite;
 mod within;
 
 pub use batch::{BatchObserver, GroupCommit, GroupCommitConfig};
+pub use cluster::{FencedAction, Lease, LeaseOwner, Listing, NodeLoad, NodeRecord};
 pub use error::StoreError;
 pub use model::{
     GamePage, GameSummary, MAX_PER_PAGE, NewGame, StoredGame, StoredSeat, format_time, hash_token,
@@ -193,6 +195,68 @@ impl Store {
                 })
                 .await
             }
+        }
+    }
+
+    /// [`Store::append_actions_within`] with fencing: each action with an
+    /// epoch is stored only while that epoch is its game's lease epoch
+    /// (`cluster`). Answers the games whose actions were fenced out; the
+    /// others are stored together or not at all.
+    pub async fn append_fenced_within(
+        &self,
+        batch: &[FencedAction],
+        deadline: Duration,
+    ) -> Result<std::collections::HashSet<Uuid>, StoreError> {
+        if batch.iter().all(|(_, _, e)| e.is_none()) {
+            let plain: Vec<(Uuid, RecordedAction)> =
+                batch.iter().map(|(g, a, _)| (*g, a.clone())).collect();
+            self.append_actions_within(&plain, deadline).await?;
+            return Ok(Default::default());
+        }
+        match self {
+            Store::Postgres(p) => {
+                within::within(p, deadline, async |c| {
+                    cluster::append_fenced(c, batch).await
+                })
+                .await
+            }
+            Store::Sqlite(_) => Err(StoreError::NeedsPostgres),
+        }
+    }
+
+    /// [`Store::ensure_action`] for a writer holding the game's lease at
+    /// `epoch`: [`StoreError::Fenced`] when the epoch is no longer the
+    /// lease's and the action is not in the log.
+    pub async fn ensure_action_fenced(
+        &self,
+        game_id: Uuid,
+        action: &RecordedAction,
+        epoch: Option<u64>,
+        deadline: Duration,
+    ) -> Result<(), StoreError> {
+        let Some(epoch) = epoch else {
+            return self.ensure_action(game_id, action, deadline).await;
+        };
+        match self {
+            Store::Postgres(p) => {
+                within::within(p, deadline, async |c| {
+                    use sqlx::Connection;
+                    let mut tx = c.begin().await?;
+                    if !cluster::holds(&mut tx, game_id, epoch).await? {
+                        // Taken over: whatever the log holds is the new
+                        // owner's to read; this writer adds nothing.
+                        return match postgres::is_present(&mut tx, game_id, action).await? {
+                            true => Ok(()),
+                            false => Err(StoreError::Fenced { game_id }),
+                        };
+                    }
+                    postgres::ensure_action(&mut tx, game_id, action).await?;
+                    tx.commit().await?;
+                    Ok(())
+                })
+                .await
+            }
+            Store::Sqlite(_) => Err(StoreError::NeedsPostgres),
         }
     }
 

@@ -38,7 +38,7 @@ pub(crate) async fn connect(url: &str, opts: &StoreOptions) -> Result<PgPool, St
     Ok(pool)
 }
 
-fn json_text<T: serde::Serialize>(v: &T) -> Result<String, StoreError> {
+pub(crate) fn json_text<T: serde::Serialize>(v: &T) -> Result<String, StoreError> {
     serde_json::to_string(v).map_err(|e| StoreError::Invalid(e.to_string()))
 }
 
@@ -94,6 +94,22 @@ pub(crate) async fn ensure_action(
     a: &RecordedAction,
 ) -> Result<(), StoreError> {
     insert_action(&mut *conn, game_id, a, true).await?;
+    if !is_present(conn, game_id, a).await? {
+        return Err(StoreError::Corrupt(format!(
+            "seq {} vanished from {game_id}",
+            a.seq
+        )));
+    }
+    Ok(())
+}
+
+/// Whether the log holds `a` at its seq (`false`: the seq is empty);
+/// [`StoreError::Conflict`] when another action holds it.
+pub(crate) async fn is_present(
+    conn: &mut PgConnection,
+    game_id: Uuid,
+    a: &RecordedAction,
+) -> Result<bool, StoreError> {
     let row = sqlx::query(
         "SELECT seat, action::text AS action, outcome::text AS outcome, stand_in \
          FROM game_actions WHERE game_id = $1 AND seq = $2",
@@ -101,15 +117,18 @@ pub(crate) async fn ensure_action(
     .bind(game_id)
     .bind(seq_of(a)?)
     .fetch_optional(&mut *conn)
-    .await?
-    .ok_or_else(|| StoreError::Corrupt(format!("seq {} vanished from {game_id}", a.seq)))?;
+    .await?;
+    let Some(row) = row else {
+        return Ok(false);
+    };
     let stored = StoredAction {
         seat: i64::from(row.try_get::<i16, _>("seat")?),
         action: row.try_get("action")?,
         outcome: row.try_get("outcome")?,
         stand_in: row.try_get("stand_in")?,
     };
-    stored.check_is(game_id, a)
+    stored.check_is(game_id, a)?;
+    Ok(true)
 }
 
 fn seq_of(a: &RecordedAction) -> Result<i64, StoreError> {

@@ -73,9 +73,29 @@ export const listGames = ({ page = 1, perPage = 20, player = '' } = {}) => {
 /** One game record (docs/GAME_RECORD.md). */
 export const getGame = (id) => request('GET', `/api/games/${encodeURIComponent(id)}`);
 /** The WebSocket URL of a lobby. */
-export function socketUrl(id) {
-  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${location.host}/api/lobbies/${encodeURIComponent(id)}/ws`;
+export function socketUrl(id, nodeUrl = null) {
+  // In a cluster the lobby's socket lives on the node that serves it
+  // (docs/CLUSTER.md); otherwise on this page's own server.
+  let origin = location;
+  try {
+    if (nodeUrl) origin = new URL(nodeUrl);
+  } catch {
+    origin = location;
+  }
+  const scheme = origin.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${origin.host}/api/lobbies/${encodeURIComponent(id)}/ws`;
+}
+
+/** Where a lobby's socket lives now: the serving node's URL, or null for this server. */
+export async function lobbyNode(id) {
+  try {
+    const res = await fetch(`/api/lobbies/${encodeURIComponent(id)}`, { headers: { accept: 'application/json' } });
+    if (!res.ok) return null;
+    const info = await res.json();
+    return typeof info.node_url === 'string' ? info.node_url : null;
+  } catch {
+    return null;
+  }
 }
 /** Steps `from..=to` of a finished game: `{ total, steps: [{ step, action, events, view }] }`. */
 export const getSteps = (id, from, to) =>

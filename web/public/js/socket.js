@@ -3,8 +3,11 @@
 // matches replies to requests by id, and reconnects by itself with backoff
 // unless the server closed the socket for a reason retrying cannot fix.
 
-import { socketUrl } from './api.js';
+import { lobbyNode, socketUrl } from './api.js';
 import { t } from './i18n.js';
+
+/** Close code: the lobby moved to another server of the cluster. */
+const MOVED = 4010;
 
 /** Close codes after which reconnecting would not help (said by `close.CODE` in i18n.js). */
 const FINAL_CLOSES = new Set([4001, 4002, 4003, 4004]);
@@ -27,6 +30,11 @@ export class GameSocket {
     this.stopped = false;
     this.ws = null;
     this.retryTimer = null;
+    /** The cluster node serving the lobby (null: this page's server). */
+    this.nodeUrl = null;
+    /** Moves followed since the last welcome (two servers that disagree
+     * for a moment must not bounce the socket between them). */
+    this.moves = 0;
   }
 
   /** Opens the socket (and keeps it open until {@link close}). */
@@ -36,7 +44,7 @@ export class GameSocket {
     this.onStatus({ state: 'connecting', attempt: this.attempt });
     let ws;
     try {
-      ws = new WebSocket(socketUrl(this.lobbyId));
+      ws = new WebSocket(socketUrl(this.lobbyId, this.nodeUrl));
     } catch (e) {
       this.scheduleRetry(t('conn.cannotOpen'));
       return;
@@ -56,6 +64,7 @@ export class GameSocket {
       }
       if (msg.type === 'welcome') {
         this.attempt = 0;
+        this.moves = 0;
         this.onStatus({ state: 'open' });
       }
       this.settle(msg);
@@ -73,15 +82,33 @@ export class GameSocket {
         this.onStatus({ state: 'final', message: t(`close.${ev.code}`), code: ev.code });
         return;
       }
+      if (ev.code === MOVED && this.moves < 3) {
+        // Another server serves the game now: go there at once. The close
+        // reason names it ("moved to <url>"); without it, ask.
+        this.moves += 1;
+        const named = /^moved to (https?:\/\/\S+)$/.exec(ev.reason || '');
+        this.nodeUrl = named ? named[1] : null;
+        this.onStatus({ state: 'connecting', attempt: this.attempt });
+        if (named) this.connect();
+        else this.relocateThenConnect();
+        return;
+      }
       this.scheduleRetry(ev.reason || t('conn.lostReason'));
     });
+  }
+
+  /** Asks where the lobby lives now, then connects there. */
+  async relocateThenConnect() {
+    this.nodeUrl = await lobbyNode(this.lobbyId);
+    if (!this.stopped && !this.ws) this.connect();
   }
 
   scheduleRetry(reason) {
     this.attempt += 1;
     const delay = Math.min(5000, 250 * 2 ** Math.min(this.attempt, 5));
     this.onStatus({ state: 'retrying', reason, delay, attempt: this.attempt });
-    this.retryTimer = setTimeout(() => this.connect(), delay);
+    // The server may have died: its lobby then lives on another one.
+    this.retryTimer = setTimeout(() => this.relocateThenConnect(), delay);
   }
 
   /** Retries at once (the banner's "retry now"). */

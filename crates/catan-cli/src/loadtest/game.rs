@@ -48,8 +48,9 @@ pub enum Phase {
 
 /// What all drivers share.
 pub struct Shared {
-    /// The server.
-    pub server: SocketAddr,
+    /// The servers (the nodes of a cluster; game `i` is set up on node
+    /// `i mod n`).
+    pub servers: Vec<SocketAddr>,
     /// Source addresses for sockets.
     pub sources: Sources,
     /// One action per this long, per game.
@@ -175,7 +176,8 @@ impl Driver {
             .acquire()
             .await
             .map_err(|_| (None, "setup cancelled".to_string()))?;
-        let mut http = HttpConn::connect(shared.server, shared.sources.pick())
+        let home = shared.servers[index % shared.servers.len()];
+        let mut http = HttpConn::connect(home, shared.sources.pick())
             .await
             .map_err(|e| (None, e))?;
         let lobby = setup::create(&mut http, index)
@@ -189,7 +191,7 @@ impl Driver {
             self.clients.push(Client {
                 seat,
                 target: Target {
-                    server: shared.server,
+                    server: home,
                     lobby: id,
                     token,
                 },
@@ -349,16 +351,34 @@ impl Driver {
                 msg,
                 at,
             } => self.on_msg(client, epoch, msg, at).await,
-            Event::Closed { client, epoch } => self.on_closed(client, epoch),
+            Event::Closed {
+                client,
+                epoch,
+                moved_to,
+            } => {
+                self.on_closed(client, epoch);
+                if let (Some(to), Some(c)) = (moved_to, self.clients.get_mut(client))
+                    && c.epoch == epoch
+                {
+                    // The lobby lives elsewhere: go there now, no backoff.
+                    c.target.server = to;
+                    if c.retry_at.is_some() {
+                        c.retry_at = Some(Instant::now());
+                    }
+                    Metrics::bump(&self.shared.metrics.moves);
+                }
+            }
             Event::Connected {
                 client,
                 epoch,
+                server,
                 sink,
             } => {
                 if let Some(c) = self.clients.get_mut(client)
                     && c.epoch == epoch
                 {
                     c.sink = Some(sink);
+                    c.target.server = server;
                 }
             }
             Event::ConnectFailed {
@@ -529,16 +549,25 @@ impl Driver {
             c.retry_at = None;
             c.epoch += 1;
             c.attempts += 1;
-            let (target, epoch) = (c.target.clone(), c.epoch);
+            let (mut target, epoch) = (c.target.clone(), c.epoch);
+            // A cluster client asks where the lobby lives now unless the
+            // last close told it (a node may have died since).
+            let relocate = self.shared.servers.len() > 1 && c.attempts > 1;
             let tx = self.tx.clone();
             let metrics = self.shared.metrics.clone();
             let source = self.shared.sources.pick();
+            let shared = self.shared.clone();
+            let start = self.rng.random_range(0..shared.servers.len());
             tokio::spawn(async move {
+                if relocate && let Some(at) = locate(&shared, target.lobby, start).await {
+                    target.server = at;
+                }
                 let ev = match wsclient::open(&target, source, i, epoch, tx.clone(), metrics).await
                 {
                     Ok(sink) => Event::Connected {
                         client: i,
                         epoch,
+                        server: target.server,
                         sink,
                     },
                     Err(error) => Event::ConnectFailed {
@@ -562,6 +591,39 @@ impl Driver {
             }
         }
     }
+}
+
+/// Where lobby `id` lives: `GET /api/lobbies/{id}` asked of the servers in
+/// turn from `start`, until one answers with the owner's `node_url`.
+async fn locate(shared: &Shared, id: Uuid, start: usize) -> Option<SocketAddr> {
+    let n = shared.servers.len();
+    for k in 0..n {
+        let server = shared.servers[(start + k) % n];
+        let Ok(mut http) = HttpConn::connect(server, shared.sources.pick()).await else {
+            continue;
+        };
+        let Ok(r) = http
+            .request(
+                hyper::Method::GET,
+                &format!("/api/lobbies/{id}"),
+                None,
+                None,
+            )
+            .await
+        else {
+            continue;
+        };
+        if r.status != 200 {
+            continue;
+        }
+        let url = serde_json::from_slice::<serde_json::Value>(&r.body)
+            .ok()
+            .and_then(|v| v["node_url"].as_str().map(str::to_string));
+        if let Some(at) = url.and_then(|u| super::net::parse_target(&u).ok()) {
+            return Some(at);
+        }
+    }
+    None
 }
 
 /// Schedules the next reconnect attempt with exponential backoff and jitter,

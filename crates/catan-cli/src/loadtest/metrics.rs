@@ -33,6 +33,9 @@ pub struct Metrics {
     pub disconnects: AtomicU64,
     /// Successful reconnects.
     pub reconnects: AtomicU64,
+    /// Sockets a cluster node closed with 4010, sending the client to the
+    /// lobby's node.
+    pub moves: AtomicU64,
     /// Latency samples abandoned because a client dropped before the update.
     pub samples_dropped: AtomicU64,
     errors: Mutex<BTreeMap<String, u64>>,
@@ -91,6 +94,7 @@ impl Default for Metrics {
             actions_accepted: AtomicU64::new(0),
             disconnects: AtomicU64::new(0),
             reconnects: AtomicU64::new(0),
+            moves: AtomicU64::new(0),
             samples_dropped: AtomicU64::new(0),
             errors: Mutex::new(BTreeMap::new()),
             total: Mutex::new(histogram()),

@@ -30,6 +30,16 @@ pub struct Args {
     /// The server (loopback only), e.g. http://127.0.0.1:8080.
     #[arg(long, default_value = "http://127.0.0.1:8080")]
     pub url: String,
+    /// The nodes of a cluster, one URL each (comma separated; instead of
+    /// --url): game `i` is set up on node `i mod n`, and clients follow
+    /// their lobby to whichever node serves it (docs/CLUSTER.md).
+    #[arg(long, value_delimiter = ',')]
+    pub urls: Vec<String>,
+    /// The cluster fault run: with --spawn-server, --urls and --kill-after,
+    /// SIGKILL this node (0-based) and do not restart it; its lobbies must
+    /// come back on the other nodes.
+    #[arg(long)]
+    pub kill_node: Option<usize>,
     /// Concurrent games (lobbies), each with 4 seat sockets and the spectators.
     #[arg(long, default_value_t = 10)]
     pub games: usize,

@@ -47,6 +47,9 @@ pub struct Fault {
     pub sockets_back_secs: Option<f64>,
     /// Sockets open just before the kill.
     pub sockets_before: i64,
+    /// In a cluster run (`--kill-node`): which node was killed (not
+    /// restarted; its lobbies move to the others).
+    pub node_killed: Option<usize>,
 }
 
 /// Everything a run reports at the end.
@@ -88,6 +91,8 @@ pub struct Summary {
     pub disconnects: u64,
     /// Successful reconnects, whole run.
     pub reconnects: u64,
+    /// Sockets sent to another node with 4010 (a cluster).
+    pub moves: u64,
     /// Latency samples dropped because a client disconnected first.
     pub samples_dropped: u64,
     /// The server process, if known.
@@ -147,11 +152,12 @@ pub fn print(s: &Summary) {
     );
     let errors: Vec<String> = s.errors.iter().map(|(k, v)| format!("{k}={v}")).collect();
     println!(
-        "errors     {} [{}]; disconnects {}, reconnects {}, samples dropped {}",
+        "errors     {} [{}]; disconnects {}, reconnects {}, moved {}, samples dropped {}",
         s.errors.values().sum::<u64>(),
         errors.join(" "),
         s.disconnects,
         s.reconnects,
+        s.moves,
         s.samples_dropped
     );
     if let Some(p) = &s.server {
@@ -169,10 +175,16 @@ pub fn print(s: &Summary) {
         let back = f
             .sockets_back_secs
             .map_or("never".to_string(), |t| format!("{t:.1}s"));
-        println!(
-            "fault      SIGKILL at {:.1}s; new server healthy after {:.1}s; all {} sockets back after {}",
-            f.killed_at_secs, f.restart_secs, f.sockets_before, back
-        );
+        match f.node_killed {
+            Some(n) => println!(
+                "fault      SIGKILL of node {n} at {:.1}s; all {} sockets back on the other nodes after {} (time to recovery)",
+                f.killed_at_secs, f.sockets_before, back
+            ),
+            None => println!(
+                "fault      SIGKILL at {:.1}s; new server healthy after {:.1}s; all {} sockets back after {}",
+                f.killed_at_secs, f.restart_secs, f.sockets_before, back
+            ),
+        }
     }
     for e in &s.setup_errors {
         println!("setup      {e}");

@@ -22,7 +22,7 @@ const DRAIN: Duration = Duration::from_secs(5);
 
 /// Runs the load test; `Ok(passed)` tells whether the log check passed.
 pub async fn run(args: Args) -> Result<bool, String> {
-    let addr = net::parse_target(&args.url)?;
+    let targets = targets(&args)?;
     let ips = match args.source_count {
         Some(n) => net::loopback_range(n),
         None => args.source_ips.clone(),
@@ -37,6 +37,23 @@ pub async fn run(args: Args) -> Result<bool, String> {
     if args.kill_after.is_some() && args.spawn_server.is_none() {
         return Err("--kill-after needs --spawn-server (the tool restarts the server)".into());
     }
+    if let Some(k) = args.kill_node
+        && (args.kill_after.is_none() || targets.len() < 2 || k >= targets.len())
+    {
+        return Err(
+            "--kill-node N needs --kill-after, --spawn-server and --urls with more than N nodes"
+                .into(),
+        );
+    }
+    if targets.len() > 1
+        && args.spawn_server.is_some()
+        && !args
+            .database_url
+            .as_deref()
+            .is_some_and(|u| u.starts_with("postgres"))
+    {
+        return Err("a cluster of nodes needs --database-url postgres://...".into());
+    }
     let per_game = (SEATS + args.spectators) as u64;
     let needed = args.games as u64 * per_game + 64;
     if let Some(limit) = procstat::open_files_limit()
@@ -47,12 +64,17 @@ pub async fn run(args: Args) -> Result<bool, String> {
         );
     }
 
-    let mut spawned = match &args.spawn_server {
-        Some(bin) => {
-            let log = args.server_log.clone().unwrap_or_else(|| {
-                std::env::temp_dir()
-                    .join(format!("catan-loadtest-server-{}.log", std::process::id()))
-            });
+    let mut spawned = Vec::new();
+    if let Some(bin) = &args.spawn_server {
+        for (i, &addr) in targets.iter().enumerate() {
+            let log = match (&args.server_log, targets.len()) {
+                (Some(p), 1) => p.clone(),
+                (Some(p), _) => p.with_extension(format!("node-{i}.log")),
+                (None, _) => std::env::temp_dir().join(format!(
+                    "catan-loadtest-server-{}-{i}.log",
+                    std::process::id()
+                )),
+            };
             let mut s = Spawned::new(
                 bin,
                 addr,
@@ -61,20 +83,31 @@ pub async fn run(args: Args) -> Result<bool, String> {
                 &args.server_log_level,
                 log,
             );
-            let took = s.start().await?;
+            if targets.len() > 1 {
+                s = s.as_node(&format!("node-{i}"), &format!("http://{addr}"));
+            }
+            let started = s.start().await;
+            let took = match started {
+                Ok(t) => t,
+                Err(e) => {
+                    for s in spawned.iter_mut() {
+                        Spawned::stop(s).await;
+                    }
+                    return Err(e);
+                }
+            };
             println!(
-                "server     started {} (pid {}) in {:.1}s; log {}",
+                "server     started {} (pid {}) on {addr} in {:.1}s; log {}",
                 bin.display(),
                 s.pid().unwrap_or(0),
                 took.as_secs_f64(),
                 s.log_path().display()
             );
-            Some(s)
+            spawned.push(s);
         }
-        None => None,
-    };
-    let result = measure(&args, addr, ips, &mut spawned).await;
-    if let Some(s) = spawned.as_mut() {
+    }
+    let result = measure(&args, &targets, ips, &mut spawned).await;
+    for s in spawned.iter_mut() {
         s.stop().await;
     }
     let summary = result?;
@@ -86,17 +119,25 @@ pub async fn run(args: Args) -> Result<bool, String> {
     Ok(summary.check.as_ref().is_none_or(|t| t.passed()))
 }
 
+/// The servers to load: `--urls`, or `--url` alone.
+fn targets(args: &Args) -> Result<Vec<std::net::SocketAddr>, String> {
+    if args.urls.is_empty() {
+        return Ok(vec![net::parse_target(&args.url)?]);
+    }
+    args.urls.iter().map(|u| net::parse_target(u)).collect()
+}
+
 async fn measure(
     args: &Args,
-    addr: std::net::SocketAddr,
+    targets: &[std::net::SocketAddr],
     ips: Vec<std::net::IpAddr>,
-    spawned: &mut Option<Spawned>,
+    spawned: &mut Vec<Spawned>,
 ) -> Result<Summary, String> {
     let ticks = procstat::clock_ticks();
     let metrics = Arc::new(Metrics::default());
     let source_count = ips.len().max(1);
     let shared = Arc::new(Shared {
-        server: addr,
+        servers: targets.to_vec(),
         sources: Sources::new(ips),
         pace: Duration::from_millis(args.pace_ms),
         spectators: args.spectators,
@@ -105,7 +146,7 @@ async fn measure(
         setup_slots: Semaphore::new(args.setup_concurrency.max(1)),
     });
     let server_pid = Arc::new(Mutex::new(
-        spawned.as_ref().and_then(|s| s.pid()).or(args.server_pid),
+        spawned.first().and_then(|s| s.pid()).or(args.server_pid),
     ));
     let (phase_tx, phase_rx) = watch::channel(Phase::Run);
     let mut drivers = tokio::task::JoinSet::new();
@@ -153,7 +194,7 @@ async fn measure(
     let mut server_base = server0;
     let mut next_line = start + args.report_every;
     let mut sockets_min = metrics.sockets();
-    let spawned_cell = Arc::new(Mutex::new(spawned.take()));
+    let spawned_cell = Arc::new(Mutex::new(std::mem::take(spawned)));
     let mut kill = args.kill_after.map(|k| start + k);
     let mut fault: Option<Fault> = None;
     let restart_done: Arc<Mutex<Option<Result<f64, String>>>> = Arc::new(Mutex::new(None));
@@ -170,15 +211,24 @@ async fn measure(
             fault = Some(Fault {
                 killed_at_secs: report::round1(now.duration_since(start).as_secs_f64()),
                 sockets_before: before,
+                node_killed: args.kill_node,
                 ..Fault::default()
             });
-            println!("fault      SIGKILL the server ({before} sockets open)");
-            restart(
-                spawned_cell.clone(),
-                server_pid.clone(),
-                restart_done.clone(),
-                now,
-            );
+            match args.kill_node {
+                Some(k) => {
+                    println!("fault      SIGKILL node {k} ({before} sockets open); not restarted");
+                    kill_node(spawned_cell.clone(), k, server_pid.clone()).await?;
+                }
+                None => {
+                    println!("fault      SIGKILL the server ({before} sockets open)");
+                    restart(
+                        spawned_cell.clone(),
+                        server_pid.clone(),
+                        restart_done.clone(),
+                        now,
+                    );
+                }
+            }
         }
         if let Some(f) = fault.as_mut() {
             if f.restart_secs == 0.0
@@ -191,7 +241,7 @@ async fn measure(
                 );
             }
             if f.sockets_back_secs.is_none()
-                && f.restart_secs > 0.0
+                && (f.restart_secs > 0.0 || f.node_killed.is_some())
                 && metrics.sockets() >= f.sockets_before
             {
                 let kill_at = start + Duration::from_secs_f64(f.killed_at_secs);
@@ -248,7 +298,7 @@ async fn measure(
             Err(e) => return Err(format!("a game driver failed: {e}")),
         }
     }
-    *spawned = spawned_cell.lock().await.take();
+    *spawned = std::mem::take(&mut *spawned_cell.lock().await);
 
     // 4. Check.
     let check = if args.no_check {
@@ -258,11 +308,16 @@ async fn measure(
         // The database to fall back on when /api/games/{id} does not answer.
         let db = args.database_url.clone().or_else(|| {
             spawned
-                .as_ref()
+                .first()
                 .and_then(|s| s.data_dir())
                 .map(|d| format!("sqlite://{}/catan.db", d.display()))
         });
-        let totals = verify::verify_all(addr, db, &outcomes).await;
+        // A node killed for good cannot answer: read through another.
+        let reader = match args.kill_node {
+            Some(k) => targets[(k + 1) % targets.len()],
+            None => targets[0],
+        };
+        let totals = verify::verify_all(reader, db, &outcomes).await;
         println!(
             "check      read {} logs in {:.1}s",
             totals.games_checked + totals.games_unverifiable,
@@ -296,6 +351,7 @@ async fn measure(
         errors: metrics.errors(),
         disconnects: Metrics::get(&metrics.disconnects),
         reconnects: Metrics::get(&metrics.reconnects),
+        moves: Metrics::get(&metrics.moves),
         samples_dropped: Metrics::get(&metrics.samples_dropped),
         server: match (server_base, server_end) {
             (Some(a), Some(b)) => Some(ProcFigures::between(&a, &b, ticks)),
@@ -316,17 +372,35 @@ async fn sample_server(pid: &Arc<Mutex<Option<u32>>>) -> Option<ProcSample> {
     procstat::sample(pid)
 }
 
+/// The cluster fault: SIGKILLs node `k` for good (the measured server's
+/// figures stop if it was node 0).
+async fn kill_node(
+    nodes: Arc<Mutex<Vec<Spawned>>>,
+    k: usize,
+    pid: Arc<Mutex<Option<u32>>>,
+) -> Result<(), String> {
+    let mut nodes = nodes.lock().await;
+    let node = nodes
+        .get_mut(k)
+        .ok_or_else(|| format!("there is no node {k}"))?;
+    node.kill().await?;
+    if k == 0 {
+        *pid.lock().await = None;
+    }
+    Ok(())
+}
+
 /// Kills and restarts the spawned server in the background, so that the
 /// progress lines keep coming while it recovers.
 fn restart(
-    server: Arc<Mutex<Option<Spawned>>>,
+    server: Arc<Mutex<Vec<Spawned>>>,
     pid: Arc<Mutex<Option<u32>>>,
     done: Arc<Mutex<Option<Result<f64, String>>>>,
     killed: Instant,
 ) {
     tokio::spawn(async move {
         let mut guard = server.lock().await;
-        let r = match guard.as_mut() {
+        let r = match guard.first_mut() {
             None => Err("no spawned server to kill".to_string()),
             Some(s) => match s.kill().await {
                 Err(e) => Err(e),

@@ -73,6 +73,14 @@ impl Spawned {
         }
     }
 
+    /// Makes the server node `id` of a cluster, reached at `url`.
+    pub fn as_node(mut self, id: &str, url: &str) -> Spawned {
+        self.env.push(("CATAN_NODE_ID".to_string(), id.to_string()));
+        self.env
+            .push(("CATAN_NODE_URL".to_string(), url.to_string()));
+        self
+    }
+
     /// Where the server's output goes.
     pub fn log_path(&self) -> &Path {
         &self.log

@@ -19,6 +19,9 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use uuid::Uuid;
 
+/// The close code of a cluster node for a lobby another node serves.
+const MOVED: u16 = 4010;
+
 /// Initial read buffer per socket (it grows for larger messages).
 const READ_BUFFER: usize = 8 * 1024;
 
@@ -44,6 +47,9 @@ pub enum Event {
         client: usize,
         /// Which connection.
         epoch: u32,
+        /// Where the lobby moved, when a cluster node closed the socket
+        /// with 4010 naming it (docs/CLUSTER.md).
+        moved_to: Option<SocketAddr>,
     },
     /// A reconnect succeeded.
     Connected {
@@ -51,6 +57,8 @@ pub enum Event {
         client: usize,
         /// Which connection.
         epoch: u32,
+        /// The node it connected to (it may have asked where to go).
+        server: SocketAddr,
         /// Its writing half.
         sink: Sink,
     },
@@ -114,9 +122,18 @@ async fn read(
     metrics: Arc<Metrics>,
 ) {
     // Pings are answered by tungstenite itself as long as we keep reading.
+    let mut moved_to = None;
     while let Some(frame) = stream.next().await {
         let text = match frame {
             Ok(Message::Text(t)) => t,
+            Ok(Message::Close(Some(f))) if u16::from(f.code) == MOVED => {
+                moved_to = f
+                    .reason
+                    .as_str()
+                    .strip_prefix("moved to ")
+                    .and_then(|u| net::parse_target(u).ok());
+                break;
+            }
             Ok(Message::Close(_)) | Err(_) => break,
             Ok(_) => continue,
         };
@@ -141,5 +158,9 @@ async fn read(
     }
     metrics.socket_closed();
     // The driver may have finished already; then nobody needs to know.
-    let _ = tx.send(Event::Closed { client, epoch });
+    let _ = tx.send(Event::Closed {
+        client,
+        epoch,
+        moved_to,
+    });
 }

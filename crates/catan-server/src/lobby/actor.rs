@@ -82,6 +82,9 @@ pub struct LobbyActor {
     pub(super) history: super::history::History,
     /// An action whose append is in doubt, being settled (`settle`).
     pub(super) settling: super::settle::Settling,
+    /// Told to stop (the node hands the lobby to another, or lost it): the
+    /// reason its sockets are closed with.
+    pub(super) stopping: Option<CloseReason>,
     /// A test hook's armed bot offer: bot, recipient, the last turn it
     /// offered in (`test_offer`).
     pub(super) test_offer: Option<(Seat, Seat, Option<u32>)>,
@@ -115,6 +118,7 @@ impl LobbyActor {
             thinking: Default::default(),
             history: Default::default(),
             settling: Default::default(),
+            stopping: None,
             test_offer: None,
             rx,
         };
@@ -142,12 +146,17 @@ impl LobbyActor {
                 Some(s) = self.settling.next() => self.on_settled(s).await,
                 _ = sleep_until(deadline) => self.on_timer().await,
             }
+            if let Some(reason) = self.stopping {
+                tracing::info!(reason = reason.reason, "lobby stopped here");
+                break;
+            }
             if self.expired(Instant::now()) {
                 tracing::info!("lobby idle; cleaning it up");
                 break;
             }
         }
-        self.conns.close_all(CloseReason::LOBBY_CLOSED);
+        self.conns
+            .close_all(self.stopping.unwrap_or(CloseReason::LOBBY_CLOSED));
         tracing::info!("lobby actor stopped");
     }
 
@@ -194,6 +203,7 @@ impl LobbyActor {
             Command::Client { conn, msg } => self.on_client(conn, msg).await,
             Command::Reply { conn, msg } => self.conns.reply(conn, &msg),
             Command::Close { conn, reason } => self.conns.kick(conn, reason),
+            Command::Stop { reason } => self.stopping = Some(reason),
         }
         self.after_sends();
     }
@@ -283,6 +293,7 @@ impl LobbyActor {
                 .run
                 .as_ref()
                 .map(|r| commitment(r.fairness.seed, &r.fairness.salt)),
+            node_url: self.env.config().node_url.clone(),
         }
     }
 
@@ -440,6 +451,7 @@ fn placeholder_info(id: Uuid) -> LobbyInfo {
         spectators: 0,
         version: 0,
         seed_commitment: None,
+        node_url: None,
     }
 }
 

@@ -79,4 +79,8 @@ pub struct LobbyInfo {
     /// salt (docs/GAME_RECORD.md), revealed in `game_over`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed_commitment: Option<String>,
+    /// In a cluster: the base URL of the node that serves this lobby; open
+    /// its WebSocket there (docs/CLUSTER.md). Absent on a single server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_url: Option<String>,
 }

@@ -93,6 +93,12 @@ impl CloseReason {
         code: 1011,
         reason: "the lobby failed and restarts; reconnect",
     };
+    /// Another server serves the lobby now (this one stopped or lost its
+    /// lease): ask `GET /api/lobbies/{id}` where, and reconnect there.
+    pub const MOVED: CloseReason = CloseReason {
+        code: 4010,
+        reason: "the lobby moved to another server; ask where and reconnect",
+    };
     /// The socket was silent for too long.
     pub const DEAD: CloseReason = CloseReason {
         code: 4009,
@@ -174,6 +180,11 @@ pub(crate) enum Command {
     /// request is answered.
     Close {
         conn: ConnId,
+        reason: CloseReason,
+    },
+    /// The lobby stops serving here: its sockets are closed with `reason`
+    /// and its task ends (its game stays in the log).
+    Stop {
         reason: CloseReason,
     },
 }
@@ -312,6 +323,12 @@ impl LobbyHandle {
             .send(Command::Close { conn, reason })
             .await
             .map_err(|_| gone())
+    }
+
+    /// Stops the lobby's task, closing its sockets with `reason`; its game
+    /// stays in the log for whoever serves it next.
+    pub async fn stop(&self, reason: CloseReason) -> Result<(), Refusal> {
+        self.send(Command::Stop { reason }).await
     }
 
     pub(crate) async fn disconnect(&self, conn: ConnId) {

@@ -1,10 +1,10 @@
 //! Game actions: checking who sends them, applying them on a copy, journaling
 //! them, and telling every connection what it may know.
 
-use super::ConnId;
 use super::actor::{LobbyActor, Slot};
 use super::manage::storage_unavailable;
 use super::settle::InDoubt;
+use super::{CloseReason, ConnId};
 use crate::config::MAX_CHAT_CHARS;
 use crate::error::{Code, Refusal};
 use crate::journal::{GameResult, JournalEntry};
@@ -248,6 +248,14 @@ impl LobbyActor {
                     "the database did not confirm the action in time; the game is unchanged \
                      for now, and applies the action later (an update) if the database \
                      turns out to have stored it",
+                ));
+            }
+            Err(e) if e.fenced => {
+                tracing::warn!(error = %e, seq = entry.seq, "lobby taken over; action refused");
+                self.stopping = Some(CloseReason::MOVED);
+                return Err(Refusal::new(
+                    Code::LobbyMoved,
+                    "another server serves this game now; reconnect to play on there",
                 ));
             }
             Err(e) => {

@@ -122,6 +122,9 @@ pub enum StartError {
     /// Listing the unfinished games failed.
     #[error("cannot load unfinished games: {0}")]
     Recover(#[from] catan_store::StoreError),
+    /// Joining the cluster failed.
+    #[error(transparent)]
+    Cluster(#[from] crate::cluster::JoinError),
 }
 
 /// Opens the configured store, builds the application state journaling to
@@ -131,6 +134,9 @@ pub async fn persistent_state(config: Config) -> Result<(AppState, RecoveryRepor
     let location = database_location(&config);
     let store = open_store(&config).await?;
     tracing::info!(database = %location.describe(), backend = ?store.backend(), "game store open");
+    if config.clustered() {
+        return clustered_state(config, store).await;
+    }
     let journal = Arc::new(StoreJournal::new(store.clone(), config.journal_deadline()));
     let state = AppState::new(config, journal).with_store(store.clone());
     let report = recover(&state.registry, &store).await?;
@@ -141,6 +147,32 @@ pub async fn persistent_state(config: Config) -> Result<(AppState, RecoveryRepor
         "unfinished games recovered"
     );
     Ok((state, report))
+}
+
+/// [`persistent_state`] for one node of a cluster: the journal is fenced by
+/// the node's leases, the node registers itself, and unfinished games are
+/// not all resumed here: the cluster's beat takes over those nobody serves,
+/// a share per node.
+async fn clustered_state(
+    config: Config,
+    store: Store,
+) -> Result<(AppState, RecoveryReport), StartError> {
+    use crate::cluster::Cluster;
+    let (leases, lost) = Cluster::leases();
+    let journal = Arc::new(
+        StoreJournal::new(store.clone(), config.journal_deadline()).fenced_by(leases.clone()),
+    );
+    let state = AppState::new(config.clone(), journal).with_store(store.clone());
+    let cluster = Cluster::join(
+        &config,
+        store,
+        state.registry.clone(),
+        leases,
+        lost,
+        state.socket_counter(),
+    )
+    .await?;
+    Ok((state.with_cluster(cluster), RecoveryReport::default()))
 }
 
 #[cfg(test)]

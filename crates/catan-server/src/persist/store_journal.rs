@@ -11,6 +11,7 @@
 //! action can follow a start the lobby never saw succeed.
 
 use super::convert::{new_game, stored_seat};
+use crate::cluster::leases::Leases;
 use crate::journal::SeatRecord;
 use crate::journal::{GameResult, GameStart, Journal, JournalEntry, JournalError, JournalFuture};
 use crate::metrics::metrics;
@@ -34,6 +35,9 @@ const IN_FLIGHT: usize = 4;
 pub struct StoreJournal {
     store: Store,
     writer: GroupCommit,
+    /// In a cluster: the leases this node holds; every append is fenced by
+    /// its lobby's epoch.
+    fence: Option<Arc<Leases>>,
 }
 
 fn failed(what: &str, e: impl std::fmt::Display) -> JournalError {
@@ -43,7 +47,9 @@ fn failed(what: &str, e: impl std::fmt::Display) -> JournalError {
 /// An append's failure, in doubt when the store says it may have committed.
 fn append_failed(e: &StoreError) -> JournalError {
     let message = format!("cannot record the action: {e}");
-    if e.is_in_doubt() {
+    if e.is_fenced() {
+        JournalError::fenced(message)
+    } else if e.is_in_doubt() {
         JournalError::in_doubt(message)
     } else {
         JournalError::new(message)
@@ -64,7 +70,40 @@ impl StoreJournal {
                 observer: Some(Arc::new(|n| metrics().batch_size.observe(n as f64))),
             },
         );
-        StoreJournal { store, writer }
+        StoreJournal {
+            store,
+            writer,
+            fence: None,
+        }
+    }
+
+    /// The same journal writing only lobbies whose lease `leases` holds,
+    /// each action under its lobby's epoch (a cluster node).
+    pub fn fenced_by(mut self, leases: Arc<Leases>) -> StoreJournal {
+        self.fence = Some(leases);
+        self
+    }
+
+    /// The epoch to write `lobby` at: `Ok(None)` on a single server, an
+    /// error when this node does not hold the lobby.
+    fn epoch(&self, lobby: Uuid) -> Result<Option<u64>, JournalError> {
+        match &self.fence {
+            None => Ok(None),
+            Some(leases) => leases
+                .epoch(lobby)
+                .map(Some)
+                .ok_or_else(|| JournalError::fenced("this server no longer owns the lobby")),
+        }
+    }
+
+    /// Tells the lease table a write was fenced out.
+    fn note(&self, lobby: Uuid, e: &StoreError) {
+        if e.is_fenced()
+            && let Some(leases) = &self.fence
+        {
+            tracing::warn!(lobby_id = %lobby, "another node owns this lobby now; stopping it here");
+            leases.lost(lobby);
+        }
     }
 
     /// The store behind this journal.
@@ -99,19 +138,33 @@ impl StoreJournal {
     }
 
     async fn write(&self, entry: &JournalEntry) -> Result<(), JournalError> {
+        let epoch = self.epoch(entry.lobby_id)?;
         self.writer
-            .append(entry.lobby_id, recorded(entry))
+            .append_fenced(entry.lobby_id, recorded(entry), epoch)
             .await
-            .map_err(|e| append_failed(&e))
+            .map_err(|e| {
+                self.note(entry.lobby_id, &e);
+                append_failed(&e)
+            })
     }
 
     async fn settle_entry(&self, entry: &JournalEntry) -> Result<(), JournalError> {
+        let epoch = self.epoch(entry.lobby_id)?;
         match self
             .store
-            .ensure_action(entry.lobby_id, &recorded(entry), self.writer.deadline())
+            .ensure_action_fenced(
+                entry.lobby_id,
+                &recorded(entry),
+                epoch,
+                self.writer.deadline(),
+            )
             .await
         {
             Ok(()) => Ok(()),
+            Err(e) if e.is_fenced() => {
+                self.note(entry.lobby_id, &e);
+                Err(append_failed(&e))
+            }
             // The database did not answer (again): still unknown.
             Err(e) if e.is_unavailable() => Err(JournalError::in_doubt(format!(
                 "cannot settle the action yet: {e}"

@@ -547,6 +547,30 @@ impl ServerProcess {
     /// Like [`ServerProcess::start`], with more environment variables.
     pub async fn start_with(db: &TestDb, run: u32, env: &[(&str, &str)]) -> ServerProcess {
         let port = free_port().await;
+        ServerProcess::start_on(db, run, port, env).await
+    }
+
+    /// One node of a cluster over `db` (PostgreSQL) on `port`, named
+    /// `node`, with leases of `lease_ms`.
+    pub async fn start_node(
+        db: &TestDb,
+        run: u32,
+        port: u16,
+        node: &str,
+        lease_ms: u64,
+    ) -> ServerProcess {
+        let url = format!("http://127.0.0.1:{port}");
+        let lease = lease_ms.to_string();
+        let env = [
+            ("CATAN_NODE_URL", url.as_str()),
+            ("CATAN_NODE_ID", node),
+            ("CATAN_LEASE_MS", lease.as_str()),
+        ];
+        ServerProcess::start_on(db, run, port, &env).await
+    }
+
+    /// Like [`ServerProcess::start_with`], on a given port.
+    pub async fn start_on(db: &TestDb, run: u32, port: u16, env: &[(&str, &str)]) -> ServerProcess {
         let addr: SocketAddr = ([127, 0, 0, 1], port).into();
         let log = db.dir.join(format!("server-{run}.log"));
         let out = std::fs::File::create(&log).unwrap();
@@ -596,6 +620,34 @@ impl ServerProcess {
 
     pub fn log_text(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Sends a signal by name (`STOP`, `CONT`, `TERM`) with `kill(1)`.
+    pub fn signal(&self, name: &str) {
+        let ok = Command::new("kill")
+            .arg(format!("-{name}"))
+            .arg(self.child.id().to_string())
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "kill -{name} failed");
+    }
+
+    /// Waits (at most `d`) for the process to exit by itself; its status.
+    pub async fn wait_exit(&mut self, d: Duration) -> Option<std::process::ExitStatus> {
+        let until = std::time::Instant::now() + d;
+        while std::time::Instant::now() < until {
+            if let Some(st) = self.child.try_wait().unwrap() {
+                return Some(st);
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        None
     }
 
     /// SIGKILL: no shutdown code runs, nothing is flushed on purpose.

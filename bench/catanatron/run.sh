@@ -1,0 +1,20 @@
+#!/bin/sh
+# Our bot in Catanatron 3.2.1's engine against three of its players.
+#
+#   bench/catanatron/run.sh --games 100 --opponent alphabeta [--kind hard] [--playouts 200]
+#
+# Makes its own virtualenv in bench/catanatron/.venv (git-ignored) with
+# catanatron==3.2.1 from PyPI, builds the release `catan` binary, and runs
+# bridge.py (see its docstring and docs/BOTS.md). Opponents: random,
+# weighted, victorypoint (Catanatron's own), value and alphabeta (ours, see
+# search_players.py).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+venv="$here/.venv"
+if [ ! -x "$venv/bin/python" ]; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet "catanatron==3.2.1"
+fi
+cargo build --release --quiet -p catan-cli --manifest-path "$root/Cargo.toml"
+exec "$venv/bin/python" "$here/bridge.py" --catan "$root/target/release/catan" "$@"

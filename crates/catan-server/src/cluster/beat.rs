@@ -1,0 +1,254 @@
+//! The node's beat, three times per lease time: report the node's load,
+//! renew every lease it holds in one statement (publishing changed lobby
+//! listings with it), stop the lobbies whose leases were lost, release the
+//! leases of lobbies that ended here, and stop serving everything before
+//! the leases can expire when renewals keep failing. A second task takes
+//! over orphaned games (their node died or let them go) so that games with
+//! nobody asking for them, bots alone, go on too.
+
+use super::{Cluster, Located};
+use crate::lobby::CloseReason;
+use crate::metrics::metrics;
+use catan_store::{Lease, Listing, NodeLoad};
+use rand::seq::SliceRandom;
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+use uuid::Uuid;
+
+/// Orphaned games looked at per beat.
+const ORPHANS_PER_BEAT: i64 = 2_000;
+/// Takeovers run at once (each loads and replays one log).
+const TAKEOVERS_AT_ONCE: usize = 16;
+
+/// Runs the beat and the orphan reaper until the process ends.
+pub(super) async fn run(cluster: Cluster, mut lost: mpsc::UnboundedReceiver<Uuid>) {
+    tokio::spawn(reap(cluster.clone()));
+    let every = cluster.inner.lease / 3;
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut beat = Beat {
+        cluster,
+        valid_until: None,
+        published: HashMap::new(),
+        absent: HashSet::new(),
+    };
+    loop {
+        tokio::select! {
+            _ = tick.tick() => beat.once().await,
+            Some(id) = lost.recv() => beat.lose(id, "a write was fenced out"),
+        }
+    }
+}
+
+struct Beat {
+    cluster: Cluster,
+    /// Until when the leases renewed last are surely still ours.
+    valid_until: Option<Instant>,
+    /// The listing text last published per lobby (only changes are sent).
+    published: HashMap<Uuid, String>,
+    /// Leased lobbies missing from the registry at the last beat.
+    absent: HashSet<Uuid>,
+}
+
+impl Beat {
+    async fn once(&mut self) {
+        let c = &self.cluster.inner;
+        let load = NodeLoad {
+            lobbies: i32::try_from(c.registry.len()).unwrap_or(i32::MAX),
+            sockets: i32::try_from(c.sockets.load(Ordering::Relaxed)).unwrap_or(i32::MAX),
+            load: load_average(),
+            draining: self.cluster.draining(),
+        };
+        match c.store.node_beat(&c.id, c.instance, &load).await {
+            Ok(true) => {}
+            Ok(false) => tracing::error!(
+                node_id = %c.id,
+                "another process registered under this node id; give each node its own --node-id"
+            ),
+            Err(e) => tracing::warn!(error = %e, "node beat failed"),
+        }
+        self.release_ended().await;
+        self.renew().await;
+    }
+
+    /// Renews every held lease; stops lobbies whose lease is gone, and all
+    /// of them when the leases may expire before a renewal gets through.
+    async fn renew(&mut self) {
+        let cluster = self.cluster.clone();
+        let c = &cluster.inner;
+        let held = c.leases.all();
+        let listings = self.changed_listings(&held);
+        let sent = Instant::now();
+        match c.store.renew_leases(&c.id, &held, &listings, c.lease).await {
+            Ok(renewed) => {
+                metrics()
+                    .cluster_renew
+                    .observe(sent.elapsed().as_secs_f64());
+                self.valid_until = Some(sent + c.lease);
+                for l in &listings {
+                    self.published.insert(l.lobby_id, l.info.clone());
+                }
+                for l in held.iter().filter(|l| !renewed.contains(&l.lobby_id)) {
+                    // Taken over (this node was paused or cut off for longer
+                    // than the lease) or released: not ours to serve.
+                    if c.leases.epoch(l.lobby_id) == Some(l.epoch) {
+                        c.leases.remove(l.lobby_id);
+                        self.lose(l.lobby_id, "its lease was taken over");
+                    }
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, leases = held.len(), "cannot renew leases");
+                // Stop before the database's clock can expire the leases: a
+                // third of the lease time early, since this clock and a
+                // takeover's may differ a little in rate.
+                let margin = c.lease / 3;
+                if self
+                    .valid_until
+                    .is_some_and(|until| Instant::now() + margin >= until)
+                {
+                    tracing::error!(
+                        leases = held.len(),
+                        "leases not renewed in time; this node stops serving its lobbies"
+                    );
+                    for l in held {
+                        c.leases.remove(l.lobby_id);
+                        self.lose(l.lobby_id, "its lease could not be renewed");
+                    }
+                    self.valid_until = None;
+                }
+            }
+        }
+    }
+
+    /// The listings of held lobbies that changed since last published.
+    fn changed_listings(&self, held: &[Lease]) -> Vec<Listing> {
+        let registry = &self.cluster.inner.registry;
+        held.iter()
+            .filter_map(|l| {
+                let info = registry.info(l.lobby_id)?;
+                let text = serde_json::to_string(&info).ok()?;
+                (self.published.get(&l.lobby_id) != Some(&text)).then_some(Listing {
+                    lobby_id: l.lobby_id,
+                    public: info.public,
+                    info: text,
+                })
+            })
+            .collect()
+    }
+
+    /// Releases the leases of lobbies that ended here (unloaded while idle,
+    /// or failed), once they were missing from the registry at two beats in
+    /// a row: a lobby being taken over is leased a moment before it is
+    /// registered.
+    async fn release_ended(&mut self) {
+        let c = &self.cluster.inner;
+        let live: HashSet<Uuid> = c.registry.ids().into_iter().collect();
+        let missing: HashSet<Uuid> = c
+            .leases
+            .all()
+            .into_iter()
+            .map(|l| l.lobby_id)
+            .filter(|id| !live.contains(id))
+            .collect();
+        let ended: Vec<Lease> = missing
+            .intersection(&self.absent)
+            .filter_map(|&id| c.leases.remove(id))
+            .collect();
+        self.absent = missing;
+        if ended.is_empty() {
+            return;
+        }
+        for l in &ended {
+            self.published.remove(&l.lobby_id);
+        }
+        if let Err(e) = c.store.release_leases(&c.id, &ended).await {
+            tracing::warn!(error = %e, "cannot release leases; they expire by themselves");
+        }
+    }
+
+    /// Stops a lobby whose lease this node no longer holds.
+    fn lose(&mut self, id: Uuid, why: &str) {
+        tracing::warn!(lobby_id = %id, why, "lease lost; stopping the lobby here");
+        metrics().cluster_leases_lost.inc();
+        self.published.remove(&id);
+        let registry = self.cluster.inner.registry.clone();
+        tokio::spawn(async move {
+            registry
+                .stop(id, CloseReason::MOVED, Duration::from_secs(5))
+                .await;
+        });
+    }
+}
+
+/// Takes over games nobody serves, a share of them per beat: each live node
+/// takes about its part (orphans divided by live nodes, in a random order),
+/// so a dead node's games spread over the survivors.
+async fn reap(cluster: Cluster) {
+    let every = cluster.inner.lease / 3;
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        if cluster.draining() {
+            continue;
+        }
+        let store = &cluster.inner.store;
+        let mut orphans = match store.orphaned_games(ORPHANS_PER_BEAT).await {
+            Ok(o) if !o.is_empty() => o,
+            Ok(_) => continue,
+            Err(e) => {
+                tracing::debug!(error = %e, "cannot look for orphaned games");
+                continue;
+            }
+        };
+        let nodes = store
+            .live_nodes(cluster.inner.lease)
+            .await
+            .map(|n| n.iter().filter(|n| !n.draining).count())
+            .unwrap_or(1)
+            .max(1);
+        orphans.shuffle(&mut rand::rng());
+        let share = orphans.len().div_ceil(nodes);
+        orphans.truncate(share);
+        let began = std::time::Instant::now();
+        let taken = take_all(&cluster, orphans).await;
+        if taken > 0 {
+            tracing::info!(
+                taken,
+                ms = began.elapsed().as_millis() as u64,
+                "took over orphaned games"
+            );
+        }
+    }
+}
+
+/// Takes over `ids`, a few at a time; how many this node now serves.
+async fn take_all(cluster: &Cluster, ids: Vec<Uuid>) -> usize {
+    use futures_util::StreamExt;
+    futures_util::stream::iter(ids)
+        .map(|id| async move {
+            match cluster.locate(id).await {
+                Ok(Located::Here(_)) => 1,
+                Ok(_) => 0,
+                Err(e) => {
+                    tracing::debug!(lobby_id = %id, error = %e, "takeover failed");
+                    0
+                }
+            }
+        })
+        .buffer_unordered(TAKEOVERS_AT_ONCE)
+        .fold(0, |n, one| async move { n + one })
+        .await
+}
+
+/// The one-minute load average (Linux), 0 where it cannot be read.
+fn load_average() -> f32 {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0.0)
+}

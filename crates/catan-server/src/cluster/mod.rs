@@ -1,0 +1,299 @@
+//! Several server nodes over one PostgreSQL database (docs/CLUSTER.md).
+//!
+//! Each node registers itself and beats; each lobby is served by exactly one
+//! node, the holder of its lease, and every journal append is fenced by the
+//! lease's epoch (`catan_store` `cluster`). Requests for a lobby another
+//! node serves are forwarded to it (`route`); a WebSocket opened on the
+//! wrong node is closed with 4010 and the owner's URL. A lobby whose node
+//! died (its lease expired) is taken over from its log by whichever live
+//! node is asked for it first, or by the first node whose beat finds it
+//! orphaned (`beat`). SIGTERM drains a node: its lobbies stop, their
+//! sockets close with 4010, and their leases are released for the others.
+
+mod beat;
+pub mod leases;
+pub mod route;
+
+use crate::lobby::{CloseReason, LobbyHandle};
+use crate::registry::Registry;
+use catan_store::{NodeRecord, Store, StoreError};
+use leases::Leases;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+use uuid::Uuid;
+
+/// Where a lobby is served, as far as this node can tell.
+#[derive(Debug)]
+pub enum Located {
+    /// Here (live, or just taken over).
+    Here(LobbyHandle),
+    /// By another live node, at this base URL.
+    There(String),
+    /// Nowhere: no such lobby, or one that died with its node before its
+    /// game started (a waiting room is not stored).
+    Nowhere,
+    /// Moving (this node is draining, or the owner has no URL on record):
+    /// try again in a moment.
+    Moving,
+}
+
+struct Inner {
+    id: String,
+    url: String,
+    instance: Uuid,
+    store: Store,
+    registry: Registry,
+    leases: Arc<Leases>,
+    lease: Duration,
+    draining: AtomicBool,
+    sockets: Arc<AtomicUsize>,
+}
+
+/// This node's membership of the cluster. Cheap to clone.
+#[derive(Clone)]
+pub struct Cluster {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Cluster {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cluster")
+            .field("id", &self.inner.id)
+            .field("url", &self.inner.url)
+            .finish()
+    }
+}
+
+/// Why a node could not join the cluster.
+#[derive(Debug, thiserror::Error)]
+pub enum JoinError {
+    /// The store is not PostgreSQL.
+    #[error("a cluster node needs DATABASE_URL to name a PostgreSQL database")]
+    NeedsPostgres,
+    /// `--node-url` is not an http(s) URL.
+    #[error("--node-url {0:?} is not an http:// or https:// URL")]
+    BadUrl(String),
+    /// Registration failed (the id is in use, or the database failed).
+    #[error("cannot register this node: {0}")]
+    Register(#[from] StoreError),
+}
+
+/// The node id `--node-id` gives, or the host and port of the node's URL.
+pub fn node_id(config: &crate::Config) -> Option<String> {
+    let explicit = config.node_id.as_deref().map(str::trim);
+    if let Some(id) = explicit.filter(|i| !i.is_empty()) {
+        return Some(id.to_string());
+    }
+    let url = config.node_url.as_deref()?.trim();
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    Some(rest.trim_end_matches('/').to_string())
+}
+
+impl Cluster {
+    /// The lease table the journal must be fenced by; make it before the
+    /// journal, then join with it.
+    pub fn leases() -> (Arc<Leases>, tokio::sync::mpsc::UnboundedReceiver<Uuid>) {
+        let (leases, lost) = Leases::new();
+        (Arc::new(leases), lost)
+    }
+
+    /// Registers this node (retrying while a previous process under the same
+    /// id may still look alive, up to twice the lease time) and starts its
+    /// beat. `sockets` counts the node's open WebSockets (for the node list).
+    pub async fn join(
+        config: &crate::Config,
+        store: Store,
+        registry: Registry,
+        leases: Arc<Leases>,
+        lost: tokio::sync::mpsc::UnboundedReceiver<Uuid>,
+        sockets: Arc<AtomicUsize>,
+    ) -> Result<Cluster, JoinError> {
+        if store.backend() != catan_store::Backend::Postgres {
+            return Err(JoinError::NeedsPostgres);
+        }
+        let url = config
+            .node_url
+            .as_deref()
+            .map(|u| u.trim().trim_end_matches('/').to_string())
+            .unwrap_or_default();
+        if !(url.starts_with("http://") || url.starts_with("https://")) {
+            return Err(JoinError::BadUrl(url));
+        }
+        let id = node_id(config).unwrap_or_else(|| url.clone());
+        let instance = Uuid::new_v4();
+        let lease = config.lease();
+        let until = tokio::time::Instant::now() + lease * 2;
+        loop {
+            match store.register_node(&id, &url, instance, lease).await {
+                Ok(()) => break,
+                // A process killed under this id beat until it died: its row
+                // frees itself within the lease time.
+                Err(StoreError::NodeIdInUse(_)) if tokio::time::Instant::now() < until => {
+                    tokio::time::sleep(lease / 4).await;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        tracing::info!(node_id = %id, %url, "joined the cluster");
+        let cluster = Cluster {
+            inner: Arc::new(Inner {
+                id,
+                url,
+                instance,
+                store,
+                registry,
+                leases,
+                lease,
+                draining: AtomicBool::new(false),
+                sockets,
+            }),
+        };
+        tokio::spawn(beat::run(cluster.clone(), lost));
+        Ok(cluster)
+    }
+
+    /// This node's id.
+    pub fn id(&self) -> &str {
+        &self.inner.id
+    }
+
+    /// The URL clients reach this node at.
+    pub fn url(&self) -> &str {
+        &self.inner.url
+    }
+
+    /// Whether this node is handing its lobbies away.
+    pub fn draining(&self) -> bool {
+        self.inner.draining.load(Ordering::Relaxed)
+    }
+
+    /// The live nodes.
+    pub async fn nodes(&self) -> Result<Vec<NodeRecord>, StoreError> {
+        self.inner.store.live_nodes(self.inner.lease).await
+    }
+
+    /// Every live lobby's published listing.
+    pub async fn listings(&self) -> Result<Vec<catan_store::Listing>, StoreError> {
+        self.inner.store.live_listings().await
+    }
+
+    /// Takes the lease of a lobby just created here.
+    pub async fn claim_new(&self, lobby: Uuid) -> Result<(), StoreError> {
+        match self.claim(lobby).await? {
+            true => Ok(()),
+            // A fresh random id someone else holds: never in practice.
+            false => Err(StoreError::Invalid(format!(
+                "lobby {lobby} is leased already"
+            ))),
+        }
+    }
+
+    /// Claims `lobby`'s lease for this node; whether it won.
+    async fn claim(&self, lobby: Uuid) -> Result<bool, StoreError> {
+        let won = self
+            .inner
+            .store
+            .claim_lease(lobby, &self.inner.id, self.inner.lease)
+            .await?;
+        if let Some(epoch) = won {
+            self.inner.leases.insert(lobby, epoch);
+        }
+        Ok(won.is_some())
+    }
+
+    /// Where `lobby` is served; takes it over from its log when nobody
+    /// serves it (its node died or handed it away) and this node may.
+    pub async fn locate(&self, lobby: Uuid) -> Result<Located, StoreError> {
+        if let Some(h) = self.inner.registry.get(lobby) {
+            return Ok(Located::Here(h));
+        }
+        match self.inner.store.lease_owner(lobby).await? {
+            Some(owner) if owner.live && owner.node_id.as_deref() != Some(self.id()) => {
+                return Ok(match owner.url {
+                    Some(url) => Located::There(url),
+                    None => Located::Moving,
+                });
+            }
+            _ => {}
+        }
+        if self.draining() {
+            return Ok(Located::Moving);
+        }
+        self.take_over(lobby).await
+    }
+
+    /// Claims `lobby` and resumes it from its log.
+    async fn take_over(&self, lobby: Uuid) -> Result<Located, StoreError> {
+        let store = &self.inner.store;
+        // Only a stored game in progress can be taken over.
+        let playing = store
+            .load_game(lobby)
+            .await?
+            .is_some_and(|g| !g.record.status.is_over());
+        if !playing {
+            return Ok(Located::Nowhere);
+        }
+        if !self.claim(lobby).await? {
+            // Someone was faster: ask again where it went.
+            return Ok(match store.lease_owner(lobby).await? {
+                Some(o) if o.live => o.url.map_or(Located::Moving, Located::There),
+                _ => Located::Moving,
+            });
+        }
+        let began = std::time::Instant::now();
+        match crate::persist::resume_on_demand(&self.inner.registry, store, lobby).await {
+            Some(handle) => {
+                tracing::info!(
+                    lobby_id = %lobby,
+                    ms = began.elapsed().as_millis() as u64,
+                    "took the lobby over from its log"
+                );
+                crate::metrics::metrics().cluster_takeovers.inc();
+                Ok(Located::Here(handle))
+            }
+            None => {
+                // Not rebuildable here (logged): give it back for another try.
+                if let Some(l) = self.inner.leases.remove(lobby) {
+                    store.release_leases(&self.inner.id, &[l]).await?;
+                }
+                Ok(Located::Nowhere)
+            }
+        }
+    }
+
+    /// Hands every lobby of this node to the others: stops taking lobbies,
+    /// stops each lobby here (its sockets close with 4010), releases the
+    /// leases at once, and leaves the node list.
+    pub async fn drain(&self) {
+        self.inner.draining.store(true, Ordering::Relaxed);
+        let began = std::time::Instant::now();
+        let ids = self.inner.registry.ids();
+        let stops = ids.iter().map(|&id| {
+            self.inner
+                .registry
+                .stop(id, CloseReason::MOVED, Duration::from_secs(5))
+        });
+        futures_util::future::join_all(stops).await;
+        let held = self.inner.leases.all();
+        for l in &held {
+            self.inner.leases.remove(l.lobby_id);
+        }
+        if let Err(e) = self.inner.store.release_leases(&self.inner.id, &held).await {
+            tracing::warn!(error = %e, "cannot release leases; they expire by themselves");
+        }
+        if let Err(e) = self
+            .inner
+            .store
+            .leave_cluster(&self.inner.id, self.inner.instance)
+            .await
+        {
+            tracing::warn!(error = %e, "cannot leave the node list; the entry expires");
+        }
+        tracing::info!(
+            lobbies = ids.len(),
+            ms = began.elapsed().as_millis() as u64,
+            "drained: lobbies handed to the other nodes"
+        );
+    }
+}

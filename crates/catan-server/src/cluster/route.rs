@@ -1,0 +1,186 @@
+//! Routing in a cluster: an HTTP request for a lobby another node serves is
+//! forwarded to that node and its answer passed back, so every node's API
+//! works for every lobby (the owner's `GET /api/lobbies/{id}` names its own
+//! URL in `node_url`). A WebSocket is not forwarded: one opened on the
+//! wrong node is accepted and closed at once with 4010 and the owner's URL
+//! as the reason, and the client reconnects there (docs/CLUSTER.md says
+//! why: a forwarded socket would cost the wrong node a socket and a task
+//! per player for the whole game, and a failure of either node would drop
+//! it).
+
+use super::Located;
+use crate::error::{Code, Refusal};
+use crate::state::AppState;
+use axum::body::Body;
+use axum::extract::{OriginalUri, Request, State};
+use axum::http::{HeaderName, HeaderValue};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use http_body_util::{BodyExt, Full};
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
+use std::sync::OnceLock;
+use uuid::Uuid;
+
+/// Marks a request one node forwarded to another, so that it is never
+/// forwarded twice (two nodes that disagree for a moment about the owner
+/// would otherwise bounce it).
+pub const FORWARDED_BY: HeaderName = HeaderName::from_static("x-catan-forwarded-by");
+
+/// Headers a forwarded request keeps (everything a handler reads).
+const KEPT: [&str; 5] = [
+    "authorization",
+    "content-type",
+    "accept",
+    "x-request-id",
+    "x-forwarded-for",
+];
+
+type HttpClient = Client<HttpConnector, Full<axum::body::Bytes>>;
+
+fn client() -> &'static HttpClient {
+    static CLIENT: OnceLock<HttpClient> = OnceLock::new();
+    CLIENT.get_or_init(|| {
+        let mut connector = HttpConnector::new();
+        connector.set_nodelay(true);
+        Client::builder(TokioExecutor::new()).build(connector)
+    })
+}
+
+/// The lobby id of an API path `/api/lobbies/{id}[/...]`, unless it is the
+/// WebSocket's path (the socket handler routes those itself).
+fn lobby_of(path: &str) -> Option<Uuid> {
+    let rest = path.strip_prefix("/api/lobbies/")?;
+    let (id, tail) = rest.split_once('/').unwrap_or((rest, ""));
+    if tail == "ws" {
+        return None;
+    }
+    Uuid::parse_str(id).ok()
+}
+
+fn moving() -> Response {
+    Refusal::new(
+        Code::LobbyMoved,
+        "this lobby is moving to another server; try again in a moment",
+    )
+    .into_response()
+}
+
+/// The middleware: forwards requests for lobbies another node serves,
+/// takes over lobbies nobody serves, and lets everything else through.
+pub async fn forward(State(st): State<AppState>, req: Request, next: Next) -> Response {
+    let Some(cluster) = st.cluster.clone() else {
+        return next.run(req).await;
+    };
+    let path = req
+        .extensions()
+        .get::<OriginalUri>()
+        .map_or_else(|| req.uri().clone(), |o| o.0.clone());
+    let Some(id) = lobby_of(path.path()) else {
+        return next.run(req).await;
+    };
+    if st.registry.get(id).is_some() {
+        return next.run(req).await;
+    }
+    match cluster.locate(id).await {
+        Ok(Located::Here(_) | Located::Nowhere) => next.run(req).await,
+        Ok(Located::Moving) => moving(),
+        Ok(Located::There(url)) if req.headers().contains_key(&FORWARDED_BY) => {
+            tracing::info!(lobby_id = %id, owner = %url, "forwarded request for a lobby not here");
+            moving()
+        }
+        Ok(Located::There(url)) => {
+            let target = format!("{url}{}", path.path_and_query().map_or("", |p| p.as_str()));
+            proxy(cluster.id(), &target, req, st.config.http_timeout())
+                .await
+                .unwrap_or_else(|why| {
+                    tracing::warn!(lobby_id = %id, owner = %url, %why, "cannot forward to the lobby's node");
+                    Refusal::new(
+                        Code::LobbyMoved,
+                        "the server of this lobby cannot be reached; try again in a moment",
+                    )
+                    .into_response()
+                })
+        }
+        Err(e) => {
+            tracing::warn!(lobby_id = %id, error = %e, "cannot tell where the lobby is");
+            Refusal::new(
+                Code::StorageUnavailable,
+                "cannot tell which server holds this lobby right now; try again",
+            )
+            .into_response()
+        }
+    }
+}
+
+/// Sends `req` to `target` and answers with its response.
+async fn proxy(
+    me: &str,
+    target: &str,
+    req: Request,
+    limit: std::time::Duration,
+) -> Result<Response, String> {
+    let (parts, body) = req.into_parts();
+    let body = axum::body::to_bytes(body, crate::MAX_BODY)
+        .await
+        .map_err(|e| format!("reading the body: {e}"))?;
+    let mut out = hyper::Request::builder()
+        .method(parts.method.clone())
+        .uri(target);
+    for name in KEPT {
+        for v in parts.headers.get_all(name) {
+            out = out.header(name, v);
+        }
+    }
+    let me = HeaderValue::from_str(me).map_err(|e| e.to_string())?;
+    let out = out
+        .header(&FORWARDED_BY, me)
+        .body(Full::new(body))
+        .map_err(|e| e.to_string())?;
+    let answer = tokio::time::timeout(limit, client().request(out))
+        .await
+        .map_err(|_| "no answer in time".to_string())?
+        .map_err(|e| e.to_string())?;
+    let (parts, body) = answer.into_parts();
+    let bytes = tokio::time::timeout(limit, body.collect())
+        .await
+        .map_err(|_| "answer body not in time".to_string())?
+        .map_err(|e| e.to_string())?
+        .to_bytes();
+    Ok(Response::from_parts(parts, Body::from(bytes)))
+}
+
+/// The close reason telling a client where its lobby lives (a WebSocket
+/// close reason holds at most 123 bytes; a longer URL is left out, and the
+/// client asks `GET /api/lobbies/{id}`).
+pub fn moved_reason(url: &str) -> String {
+    let reason = format!("moved to {url}");
+    if reason.len() <= 123 {
+        reason
+    } else {
+        "moved to another server; ask GET /api/lobbies/{id}".into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lobby_paths_are_routed_but_not_sockets() {
+        let id = Uuid::new_v4();
+        assert_eq!(lobby_of(&format!("/api/lobbies/{id}")), Some(id));
+        assert_eq!(lobby_of(&format!("/api/lobbies/{id}/join")), Some(id));
+        assert_eq!(lobby_of(&format!("/api/lobbies/{id}/ws")), None);
+        assert_eq!(lobby_of("/api/lobbies/not-a-uuid"), None);
+        assert_eq!(lobby_of("/api/lobbies"), None);
+        assert_eq!(lobby_of("/api/games/x"), None);
+    }
+
+    #[test]
+    fn long_urls_leave_the_reason_short() {
+        assert_eq!(moved_reason("http://b:1"), "moved to http://b:1");
+        assert!(moved_reason(&"x".repeat(200)).len() <= 123);
+    }
+}

@@ -1,0 +1,699 @@
+//! Three real `catan-server` processes on loopback ports over one
+//! PostgreSQL database (issue 13, docs/CLUSTER.md):
+//! - a lobby made on one node is playable through every node's API, and a
+//!   WebSocket opened on the wrong node is closed with 4010 naming the owner;
+//! - a node killed with SIGKILL mid-game: its game resumes on another node,
+//!   every player's client finds it by itself and sees what it saw before,
+//!   the game plays to the end, and its log has no gap and no duplicate;
+//! - a node paused with SIGSTOP past its lease and resumed: the game was
+//!   taken over meanwhile, the old owner's append is refused, it stops
+//!   serving the lobby, and the log does not fork;
+//! - a rolling restart (SIGTERM on each node in turn) under play: no action
+//!   lost, every client back on its own.
+
+#[path = "common/persist.rs"]
+mod harness;
+
+use catan_bots::{Bot, BotKind, make_bot};
+use catan_core::record::{GameRecord, verify};
+use catan_core::{Action, View};
+use futures_util::{SinkExt, StreamExt};
+use harness::{Backend, ServerProcess, TestDb, free_port, http};
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
+
+/// The lease time the nodes run with: short, so that failover is quick.
+const LEASE_MS: u64 = 1500;
+/// Longest a test waits for one thing it expects.
+const WAIT: Duration = Duration::from_secs(30);
+
+type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// Three nodes named a, b, c on their own ports.
+async fn three_nodes(db: &TestDb) -> Vec<ServerProcess> {
+    let mut nodes = Vec::new();
+    for (i, name) in ["a", "b", "c"].iter().enumerate() {
+        let port = free_port().await;
+        nodes.push(ServerProcess::start_node(db, i as u32, port, name, LEASE_MS).await);
+    }
+    nodes
+}
+
+fn url_of(addr: SocketAddr) -> String {
+    format!("http://{addr}")
+}
+
+fn addr_of(url: &str) -> SocketAddr {
+    url.trim_start_matches("http://").parse().unwrap()
+}
+
+/// Creates a lobby on `host_node` with `humans` people (joined through
+/// `join_node`) and `bots` bots, and starts it; its id and the people's
+/// (seat, token).
+async fn game_on(
+    host_node: SocketAddr,
+    join_node: SocketAddr,
+    humans: &[&str],
+    bots: usize,
+    bot_delay_ms: u64,
+) -> (String, Vec<(u8, String)>) {
+    let (st, v) = http(
+        host_node,
+        "POST",
+        "/api/lobbies",
+        None,
+        Some(json!({
+            "name": "Cluster",
+            "bot_delay_ms": bot_delay_ms,
+            "options": { "players": humans.len() + bots },
+        })),
+    )
+    .await;
+    assert_eq!(st, 201, "{v}");
+    let id = v["lobby"]["id"].as_str().unwrap().to_string();
+    let host = v["host_token"].as_str().unwrap().to_string();
+    let mut seated = Vec::new();
+    for name in humans {
+        let (st, v) = http(
+            join_node,
+            "POST",
+            &format!("/api/lobbies/{id}/join"),
+            None,
+            Some(json!({ "name": name })),
+        )
+        .await;
+        assert_eq!(st, 200, "joining through another node: {v}");
+        seated.push((
+            v["seat"].as_u64().unwrap() as u8,
+            v["token"].as_str().unwrap().to_string(),
+        ));
+    }
+    for _ in 0..bots {
+        let (st, v) = http(
+            join_node,
+            "POST",
+            &format!("/api/lobbies/{id}/bots"),
+            Some(&host),
+            Some(json!({ "kind": "normal" })),
+        )
+        .await;
+        assert_eq!(st, 200, "{v}");
+    }
+    let (st, v) = http(
+        join_node,
+        "POST",
+        &format!("/api/lobbies/{id}/start"),
+        Some(&host),
+        None,
+    )
+    .await;
+    assert_eq!(st, 200, "{v}");
+    (id, seated)
+}
+
+/// Where a lobby lives, asked of the first of `nodes` that answers.
+async fn locate(nodes: &[SocketAddr], lobby: &str) -> Option<SocketAddr> {
+    for &n in nodes {
+        // A node that is down fails the request (the harness's client
+        // panics, inside this task): ask the next.
+        let path = format!("/api/lobbies/{lobby}");
+        let ask = tokio::spawn(async move { http(n, "GET", &path, None, None).await });
+        let Ok(Ok((st, v))) = tokio::time::timeout(Duration::from_secs(5), ask).await else {
+            continue;
+        };
+        if st == 200
+            && let Some(url) = v["node_url"].as_str()
+        {
+            return Some(addr_of(url));
+        }
+    }
+    None
+}
+
+/// A player's client that finds its lobby by itself: on a dropped socket
+/// or a 4010 close it asks any node where the lobby lives and reconnects
+/// there, as the browser client and `catan loadtest` do.
+struct Roamer {
+    lobby: String,
+    seat: u8,
+    token: String,
+    ws: Option<Ws>,
+    /// The node it is connected to.
+    node: SocketAddr,
+    version: u64,
+    view: Value,
+    legal: Vec<Value>,
+    seats: Value,
+    over: Option<Value>,
+    bot: Box<dyn Bot>,
+    pending: Option<String>,
+    wait_for: u64,
+    next_id: u64,
+    /// Reconnects made.
+    reconnects: u32,
+    /// Codes of this seat's refused actions.
+    refusals: Vec<String>,
+    /// The view last heard before each reconnect, and its version.
+    before: Option<(u64, Value)>,
+}
+
+/// How a read ended.
+enum Read {
+    Msg(Value),
+    /// Closed with this code (or none).
+    Closed(Option<u16>, String),
+}
+
+impl Roamer {
+    async fn join(node: SocketAddr, lobby: &str, seat: u8, token: &str) -> Roamer {
+        let mut r = Roamer {
+            lobby: lobby.to_string(),
+            seat,
+            token: token.to_string(),
+            ws: None,
+            node,
+            version: 0,
+            view: Value::Null,
+            legal: Vec::new(),
+            seats: Value::Null,
+            over: None,
+            bot: make_bot(BotKind::Normal, u64::from(seat) + 11),
+            pending: None,
+            wait_for: 0,
+            next_id: 0,
+            reconnects: 0,
+            refusals: Vec::new(),
+            before: None,
+        };
+        r.open(&[node]).await;
+        r
+    }
+
+    /// Connects to `self.node` (following 4010 closes), says hello and
+    /// reads to the first snapshot; relocates through `nodes` when the node
+    /// does not answer.
+    async fn open(&mut self, nodes: &[SocketAddr]) {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            assert!(
+                Instant::now() < deadline,
+                "seat {}: no way back in",
+                self.seat
+            );
+            let url = format!("ws://{}/api/lobbies/{}/ws", self.node, self.lobby);
+            let Ok(Ok((ws, _))) =
+                tokio::time::timeout(Duration::from_secs(5), connect_async(url)).await
+            else {
+                self.relocate(nodes).await;
+                continue;
+            };
+            self.ws = Some(ws);
+            self.send(json!({ "type": "hello", "protocol": 1, "token": self.token }))
+                .await;
+            loop {
+                match self.read(Duration::from_secs(10)).await {
+                    Read::Msg(v) if v["type"] == "snapshot" => return,
+                    Read::Msg(_) => {}
+                    Read::Closed(Some(4010), reason) => {
+                        // "moved to <url>": go there.
+                        match reason.strip_prefix("moved to ") {
+                            Some(url) => self.node = addr_of(url),
+                            None => self.relocate(nodes).await,
+                        }
+                        break;
+                    }
+                    Read::Closed(..) => {
+                        tokio::time::sleep(Duration::from_millis(200)).await;
+                        self.relocate(nodes).await;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    async fn relocate(&mut self, nodes: &[SocketAddr]) {
+        if let Some(n) = locate(nodes, &self.lobby).await {
+            self.node = n;
+        } else {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    async fn send(&mut self, v: Value) {
+        if let Some(ws) = self.ws.as_mut() {
+            // A failed send shows up as a closed socket on the next read.
+            let _ = ws.send(Message::text(v.to_string())).await;
+        }
+    }
+
+    async fn read(&mut self, d: Duration) -> Read {
+        let Some(ws) = self.ws.as_mut() else {
+            return Read::Closed(None, String::new());
+        };
+        loop {
+            match tokio::time::timeout(d, ws.next()).await {
+                Err(_) => panic!(
+                    "seat {}: nothing within {d:?} at {}",
+                    self.seat, self.version
+                ),
+                Ok(Some(Ok(Message::Text(t)))) => {
+                    let v: Value = serde_json::from_str(t.as_str()).unwrap();
+                    self.track(&v);
+                    return Read::Msg(v);
+                }
+                Ok(Some(Ok(Message::Close(f)))) => {
+                    self.ws = None;
+                    return match f {
+                        Some(f) => Read::Closed(Some(f.code.into()), f.reason.to_string()),
+                        None => Read::Closed(None, String::new()),
+                    };
+                }
+                Ok(Some(Ok(_))) => {}
+                Ok(_) => {
+                    self.ws = None;
+                    return Read::Closed(None, String::new());
+                }
+            }
+        }
+    }
+
+    fn track(&mut self, v: &Value) {
+        match v["type"].as_str() {
+            Some("snapshot") | Some("update") => {
+                self.version = v["version"].as_u64().unwrap();
+                self.view = v["view"].clone();
+                self.legal = v["legal"].as_array().unwrap().clone();
+            }
+            Some("lobby") => self.seats = v["lobby"]["seats"].clone(),
+            Some("game_over") => {
+                self.version = v["version"].as_u64().unwrap();
+                self.legal.clear();
+                self.over = Some(v.clone());
+            }
+            Some("accepted") if self.pending.as_deref() == v["id"].as_str() => {
+                self.pending = None;
+                self.wait_for = v["version"].as_u64().unwrap();
+            }
+            Some("rejected") if self.pending.as_deref() == v["id"].as_str() => {
+                self.pending = None;
+                self.refusals
+                    .push(v["code"].as_str().unwrap_or("").to_string());
+            }
+            _ => {}
+        }
+    }
+
+    fn choice(&mut self) -> Option<Value> {
+        if self.legal.is_empty() || self.over.is_some() || self.version < self.wait_for {
+            return None;
+        }
+        // The engine lets a seat answer an offer again (or change its
+        // answer); a person answers each offer once.
+        let answered = |offer: &Value| {
+            self.view["offers"].as_array().is_some_and(|os| {
+                os.iter().any(|o| {
+                    o["id"] == *offer
+                        && ["accepted", "declined"].iter().any(|k| {
+                            o[k].as_array()
+                                .is_some_and(|s| s.contains(&json!(self.seat)))
+                        })
+                })
+            })
+        };
+        let open: Vec<Value> = self
+            .legal
+            .iter()
+            .filter(|a| {
+                !(["accept_trade", "decline_trade"].contains(&a["type"].as_str().unwrap_or(""))
+                    && answered(&a["offer"]))
+            })
+            .cloned()
+            .collect();
+        if open.is_empty() {
+            return None;
+        }
+        let view: View = serde_json::from_value(self.view.clone()).unwrap();
+        let legal: Vec<Action> = serde_json::from_value(json!(open)).unwrap();
+        self.bot
+            .choose(&view, &legal)
+            .map(|a| serde_json::to_value(a).unwrap())
+            .or_else(|| open.first().cloned())
+    }
+
+    async fn act(&mut self, action: Value) -> String {
+        self.next_id += 1;
+        let id = format!("s{}a{}", self.seat, self.next_id);
+        let msg = json!({ "type": "action", "id": id, "version": self.version, "action": action });
+        self.send(msg).await;
+        self.pending = Some(id.clone());
+        id
+    }
+
+    /// Whether only people can move the game on now (the seats it waits
+    /// for are people's and no offer is open).
+    fn waits_only_for_people(&self) -> bool {
+        let human = |s: &Value| {
+            s.as_u64()
+                .is_some_and(|i| self.seats[i as usize]["kind"] == "human")
+        };
+        let offers_open = self.view["offers"]
+            .as_array()
+            .is_some_and(|o| !o.is_empty());
+        let awaited: Vec<Value> = if self.view["phase"] == "discard" {
+            let owed = self.view["discards_owed"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            (0..owed.len())
+                .filter(|&i| owed[i].as_u64().unwrap_or(0) > 0)
+                .map(|i| json!(i))
+                .collect()
+        } else {
+            vec![self.view["active"].clone()]
+        };
+        !offers_open && !awaited.is_empty() && awaited.iter().all(human)
+    }
+
+    /// Plays until the game is over (or the version reaches `stop_at` and
+    /// only people can move it on), reconnecting by itself.
+    async fn play(mut self, nodes: Vec<SocketAddr>, stop_at: Option<u64>) -> Roamer {
+        loop {
+            if self.over.is_some() {
+                return self;
+            }
+            if stop_at.is_some_and(|s| self.version >= s)
+                && self.pending.is_none()
+                && self.waits_only_for_people()
+            {
+                return self;
+            }
+            if self.pending.is_none()
+                && let Some(a) = self.choice()
+            {
+                self.act(a).await;
+            }
+            if let Read::Closed(..) = self.read(WAIT).await {
+                self.before = Some((self.version, self.view.clone()));
+                self.pending = None;
+                self.reconnects += 1;
+                self.relocate(&nodes).await;
+                self.open(&nodes).await;
+                let (v, view) = self.before.clone().unwrap();
+                if self.version == v {
+                    assert_eq!(self.view, view, "seat {}: the view changed", self.seat);
+                }
+                assert!(self.version >= v, "seat {}: went back in time", self.seat);
+            }
+        }
+    }
+}
+
+/// The stored record of `lobby` through `node`'s API once it is over, or
+/// straight from the database.
+async fn stored_log(db: &TestDb, lobby: &str) -> GameRecord {
+    let store = catan_store::Store::connect(&db.url).await.unwrap();
+    let id = uuid::Uuid::parse_str(lobby).unwrap();
+    let game = store.load_game(id).await.unwrap().unwrap();
+    store.close().await;
+    game.record
+}
+
+/// The log's seqs are 1..=n with no gap or duplicate, and it replays and
+/// verifies against its seed.
+fn assert_log_whole(record: &GameRecord) {
+    let seqs: Vec<u64> = record.actions.iter().map(|a| a.seq).collect();
+    let want: Vec<u64> = (1..=seqs.len() as u64).collect();
+    assert_eq!(seqs, want, "the log has a gap or a duplicate");
+    verify(record).unwrap_or_else(|e| panic!("the log does not verify: {e}"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn any_node_serves_every_lobby_and_sockets_are_routed() {
+    let db = TestDb::new(Backend::Postgres).await;
+    let nodes = three_nodes(&db).await;
+    let addrs: Vec<SocketAddr> = nodes.iter().map(|n| n.addr).collect();
+    // Made on a, joined, filled and started through b.
+    let (lobby, humans) = game_on(addrs[0], addrs[1], &["Ann"], 3, 0).await;
+    for &n in &addrs {
+        let (st, v) = http(n, "GET", &format!("/api/lobbies/{lobby}"), None, None).await;
+        assert_eq!(st, 200, "{v}");
+        assert_eq!(v["node_url"], url_of(addrs[0]), "asked of {n}: {v}");
+    }
+    // The node list names all three.
+    let (st, v) = http(addrs[2], "GET", "/api/nodes", None, None).await;
+    assert_eq!(st, 200, "{v}");
+    assert_eq!(v["clustered"], true);
+    let ids: Vec<&str> = v["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["a", "b", "c"]);
+    // The lobby list of another node shows it once its owner published it.
+    let until = Instant::now() + WAIT;
+    loop {
+        let (_, v) = http(addrs[2], "GET", "/api/lobbies", None, None).await;
+        let listed = v["lobbies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l["id"] == lobby.as_str());
+        if listed {
+            break;
+        }
+        assert!(Instant::now() < until, "c never listed a's lobby: {v}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // A socket on c is closed with 4010 naming a.
+    let (mut ws, _) = connect_async(format!("ws://{}/api/lobbies/{lobby}/ws", addrs[2]))
+        .await
+        .unwrap();
+    let close = loop {
+        match tokio::time::timeout(WAIT, ws.next()).await.unwrap() {
+            Some(Ok(Message::Close(f))) => break f.unwrap(),
+            Some(Ok(_)) => {}
+            other => panic!("no close frame: {other:?}"),
+        }
+    };
+    assert_eq!(u16::from(close.code), 4010);
+    assert_eq!(
+        close.reason.as_str(),
+        format!("moved to {}", url_of(addrs[0]))
+    );
+    // A roaming client that starts on c ends up on a and plays to the end.
+    let (seat, token) = &humans[0];
+    let ann = Roamer::join(addrs[2], &lobby, *seat, token).await;
+    assert_eq!(ann.node, addrs[0]);
+    let ann = tokio::time::timeout(Duration::from_secs(600), ann.play(addrs.clone(), None))
+        .await
+        .expect("the game did not end");
+    assert!(ann.over.is_some());
+    assert_log_whole(&stored_log(&db, &lobby).await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_nodes_game_resumes_on_another_node() {
+    let db = TestDb::new(Backend::Postgres).await;
+    let mut nodes = three_nodes(&db).await;
+    let addrs: Vec<SocketAddr> = nodes.iter().map(|n| n.addr).collect();
+    let (lobby, humans) = game_on(addrs[0], addrs[0], &["Ann", "Ben"], 2, 0).await;
+    let mut players = Vec::new();
+    for (seat, token) in &humans {
+        players.push(Roamer::join(addrs[0], &lobby, *seat, token).await);
+    }
+    // Part of the game, to where it waits for a person.
+    let tasks: Vec<_> = players
+        .into_iter()
+        .map(|p| tokio::spawn(p.play(addrs.clone(), Some(30))))
+        .collect();
+    let mut players = Vec::new();
+    for t in tasks {
+        players.push(t.await.unwrap());
+    }
+    let before: Vec<(u64, Value)> = players
+        .iter()
+        .map(|p| (p.version, p.view.clone()))
+        .collect();
+    // SIGKILL the owner; each client finds the game again by itself.
+    let killed_at = Instant::now();
+    nodes.remove(0).kill();
+    let survivors = addrs[1..].to_vec();
+    let tasks: Vec<_> = players
+        .into_iter()
+        .map(|p| {
+            let survivors = survivors.clone();
+            // The first read fails at once (the socket died with the node).
+            let stop = p.version + 1;
+            tokio::spawn(p.play(survivors, Some(stop)))
+        })
+        .collect();
+    let mut players = Vec::new();
+    for t in tasks {
+        players.push(t.await.unwrap());
+    }
+    println!(
+        "recovery: every client back and playing {:.1}s after the SIGKILL",
+        killed_at.elapsed().as_secs_f64()
+    );
+    // Each client came back to a live node, and saw there the view it had
+    // before (`Roamer::play` compares them at the same version).
+    for (p, (v, _)) in players.iter().zip(&before) {
+        assert!(p.reconnects >= 1, "seat {} never reconnected", p.seat);
+        assert!(
+            survivors.contains(&p.node),
+            "seat {} is not on a live node",
+            p.seat
+        );
+        assert_eq!(p.before.as_ref().map(|b| b.0), Some(*v));
+    }
+    // Play to the end on the new owner.
+    let tasks: Vec<_> = players
+        .into_iter()
+        .map(|p| tokio::spawn(p.play(survivors.clone(), None)))
+        .collect();
+    for t in tasks {
+        let p = tokio::time::timeout(Duration::from_secs(600), t)
+            .await
+            .expect("the game did not end")
+            .unwrap();
+        assert!(p.over.is_some());
+        assert!(
+            !p.refusals.iter().any(|c| c == "storage_unavailable"),
+            "{:?}",
+            p.refusals
+        );
+    }
+    assert_log_whole(&stored_log(&db, &lobby).await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paused_owner_is_fenced_out_after_a_takeover() {
+    let db = TestDb::new(Backend::Postgres).await;
+    let nodes = three_nodes(&db).await;
+    let addrs: Vec<SocketAddr> = nodes.iter().map(|n| n.addr).collect();
+    let (lobby, humans) = game_on(addrs[0], addrs[0], &["Ann", "Ben"], 1, 0).await;
+    let mut players = Vec::new();
+    for (seat, token) in &humans {
+        players.push(Roamer::join(addrs[0], &lobby, *seat, token).await);
+    }
+    // Play a little, to where one person must act.
+    let tasks: Vec<_> = players
+        .into_iter()
+        .map(|p| tokio::spawn(p.play(addrs.clone(), Some(6))))
+        .collect();
+    let mut players = Vec::new();
+    for t in tasks {
+        players.push(t.await.unwrap());
+    }
+    let version = players[0].version;
+    let active = players[0].view["active"].as_u64().unwrap() as u8;
+    let mut stale = players
+        .into_iter()
+        .find(|p| p.seat == active)
+        .expect("the active seat is a person's");
+    // Pause a; its client sends an action that a cannot see yet.
+    nodes[0].signal("STOP");
+    let action = stale.choice().expect("the active person has a move");
+    stale.act(action.clone()).await;
+    // Past the lease, b takes the game over when asked for it.
+    tokio::time::sleep(Duration::from_millis(LEASE_MS * 2)).await;
+    let owner = locate(&addrs[1..], &lobby).await.expect("b or c serves it");
+    assert_ne!(owner, addrs[0]);
+    // The same seat connects anew to the new owner (and waits there).
+    let mut fresh = Roamer::join(owner, &lobby, stale.seat, &stale.token.clone()).await;
+    assert_eq!(fresh.version, version, "the new owner replayed the log");
+    // a wakes up: the action its socket held would be the next seq, free in
+    // the log, so only the fence can keep it out. It is refused (or the
+    // lobby was stopped first); either way the socket closes with 4010.
+    nodes[0].signal("CONT");
+    let closed = loop {
+        match stale.read(WAIT).await {
+            Read::Closed(code, _) => break code,
+            Read::Msg(v) => assert_ne!(
+                v["type"], "accepted",
+                "the paused owner accepted an action after the takeover: {v}"
+            ),
+        }
+    };
+    assert_eq!(closed, Some(4010));
+    let record = stored_log(&db, &lobby).await;
+    assert_eq!(
+        record.actions.len() as u64,
+        version,
+        "the old owner's action reached the log"
+    );
+    // The game goes on at the new owner, from the same version.
+    let next = fresh
+        .choice()
+        .expect("the seat has a move at the new owner");
+    let id = fresh.act(next).await;
+    loop {
+        if let Read::Msg(v) = fresh.read(WAIT).await
+            && v["id"] == id.as_str()
+        {
+            assert_eq!(v["type"], "accepted", "{v}");
+            break;
+        }
+    }
+    let record = stored_log(&db, &lobby).await;
+    assert!(record.actions.len() as u64 > version);
+    assert_log_whole(&record);
+    drop(nodes);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rolling_restart_loses_no_action() {
+    let db = TestDb::new(Backend::Postgres).await;
+    let mut nodes = three_nodes(&db).await;
+    let addrs: Vec<SocketAddr> = nodes.iter().map(|n| n.addr).collect();
+    // Two games, on a and b, each with two people playing and two bots
+    // slow enough (200 ms a move) that the games outlast the restarts.
+    let mut games = Vec::new();
+    for host in [addrs[0], addrs[1]] {
+        games.push(game_on(host, host, &["Ann", "Ben"], 2, 200).await);
+    }
+    let mut tasks = Vec::new();
+    for (lobby, humans) in &games {
+        for (seat, token) in humans {
+            let p = Roamer::join(addrs[0], lobby, *seat, token).await;
+            tasks.push(tokio::spawn(p.play(addrs.clone(), None)));
+        }
+    }
+    // Restart each node in turn while the games go on: SIGTERM (it hands
+    // its lobbies over and exits), then start it again under its id.
+    for (i, name) in ["a", "b", "c"].iter().enumerate() {
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let port = addrs[i].port();
+        nodes[i].signal("TERM");
+        let status = nodes[i].wait_exit(WAIT).await;
+        assert!(
+            status.is_some_and(|s| s.success()),
+            "node {name} did not stop cleanly: {status:?}\n{}",
+            nodes[i].log_text()
+        );
+        nodes[i] = ServerProcess::start_node(&db, 10 + i as u32, port, name, LEASE_MS).await;
+    }
+    for t in tasks {
+        let p = tokio::time::timeout(Duration::from_secs(900), t)
+            .await
+            .expect("a game did not end")
+            .unwrap();
+        assert!(p.over.is_some());
+        assert!(
+            !p.refusals.iter().any(|c| c == "storage_unavailable"),
+            "{:?}",
+            p.refusals
+        );
+        // Its game lived through its node's restart: it had to move.
+        assert!(p.reconnects >= 1, "seat {} never had to move", p.seat);
+    }
+    for (lobby, _) in &games {
+        assert_log_whole(&stored_log(&db, lobby).await);
+    }
+}

@@ -1,0 +1,470 @@
+//! What several server nodes over one PostgreSQL database share
+//! (migrations/postgres/0002_cluster.sql, docs/CLUSTER.md): the live nodes,
+//! and who owns each lobby by a lease with an epoch (a fencing token).
+//!
+//! Every expiry is computed by the database's clock (`now()`), so nodes'
+//! clocks never have to agree. A lease is taken (a new lobby, or a takeover
+//! of one whose lease expired or was released) by one statement that only
+//! one node can win; each takeover raises the epoch. Journal appends carry
+//! the writer's epoch and are stored only while it is still the lease's
+//! (`append_fenced`), checked in the statement that inserts, under a share
+//! lock on the lease row: a takeover either waits for an append in flight
+//! (and then reads it from the log) or the append sees the new epoch and
+//! writes nothing.
+//!
+//! SQLite has no cluster: every call here answers
+//! [`StoreError::NeedsPostgres`] there.
+
+use crate::Store;
+use crate::error::{StoreError, classify_insert};
+use crate::model::parse_time;
+use catan_core::record::RecordedAction;
+use chrono::{DateTime, Utc};
+use sqlx::postgres::PgPool;
+use sqlx::{PgConnection, Row};
+use std::collections::HashSet;
+use std::time::Duration;
+use uuid::Uuid;
+
+/// A live node as the cluster table lists it.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct NodeRecord {
+    /// The node id.
+    pub id: String,
+    /// The base URL clients reach it at.
+    pub url: String,
+    /// Lobbies it holds.
+    pub lobbies: i32,
+    /// WebSockets open on it.
+    pub sockets: i32,
+    /// Its one-minute load average.
+    pub load: f32,
+    /// Whether it is handing its lobbies away (stopping).
+    pub draining: bool,
+    /// When it started (RFC 3339).
+    pub started: String,
+    /// Milliseconds since its last beat.
+    pub beat_age_ms: i64,
+}
+
+/// What a node reports of itself on each beat.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NodeLoad {
+    /// Lobbies held.
+    pub lobbies: i32,
+    /// WebSockets open.
+    pub sockets: i32,
+    /// One-minute load average.
+    pub load: f32,
+    /// Handing lobbies away.
+    pub draining: bool,
+}
+
+/// A lease a node holds: the lobby and the epoch it holds it at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Lease {
+    /// The lobby (and game) id.
+    pub lobby_id: Uuid,
+    /// The fencing token.
+    pub epoch: u64,
+}
+
+/// Who owns a lobby now, as the lease table says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeaseOwner {
+    /// The holding node (`None`: released).
+    pub node_id: Option<String>,
+    /// That node's URL, if it is registered.
+    pub url: Option<String>,
+    /// The current epoch.
+    pub epoch: u64,
+    /// Whether the lease is unexpired (its holder may be serving).
+    pub live: bool,
+}
+
+/// A lobby's listing as its owner last published it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listing {
+    /// The lobby.
+    pub lobby_id: Uuid,
+    /// Whether it is listed publicly.
+    pub public: bool,
+    /// Its description (JSON text).
+    pub info: String,
+}
+
+fn pool(store: &Store) -> Result<&PgPool, StoreError> {
+    match store {
+        Store::Postgres(p) => Ok(p),
+        Store::Sqlite(_) => Err(StoreError::NeedsPostgres),
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn epoch_of(v: i64) -> u64 {
+    u64::try_from(v).unwrap_or(0)
+}
+
+fn epoch_sql(e: u64) -> Result<i64, StoreError> {
+    i64::try_from(e).map_err(|_| StoreError::Invalid(format!("epoch {e} is too large")))
+}
+
+impl Store {
+    /// Registers node `id` (a fresh row, or one whose previous process has
+    /// stopped beating for `ttl`). A row still beating under another
+    /// `instance` is [`StoreError::NodeIdInUse`].
+    pub async fn register_node(
+        &self,
+        id: &str,
+        url: &str,
+        instance: Uuid,
+        ttl: Duration,
+    ) -> Result<(), StoreError> {
+        let p = pool(self)?;
+        let done = sqlx::query(
+            "INSERT INTO cluster_nodes (id, url, instance, started, heartbeat) \
+             VALUES ($1, $2, $3, now(), now()) \
+             ON CONFLICT (id) DO UPDATE SET url = $2, instance = $3, started = now(), \
+               heartbeat = now(), lobbies = 0, sockets = 0, load = 0, draining = FALSE \
+             WHERE cluster_nodes.instance = $3 \
+                OR cluster_nodes.heartbeat < now() - make_interval(secs => $4 / 1000.0)",
+        )
+        .bind(id)
+        .bind(url)
+        .bind(instance)
+        .bind(ms(ttl))
+        .execute(p)
+        .await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NodeIdInUse(id.to_string()));
+        }
+        Ok(())
+    }
+
+    /// One beat of node `id`: its load, and that it lives. `false` when the
+    /// row now belongs to another process (this one must stop).
+    pub async fn node_beat(
+        &self,
+        id: &str,
+        instance: Uuid,
+        load: &NodeLoad,
+    ) -> Result<bool, StoreError> {
+        let done = sqlx::query(
+            "UPDATE cluster_nodes SET heartbeat = now(), lobbies = $3, sockets = $4, \
+             load = $5, draining = $6 WHERE id = $1 AND instance = $2",
+        )
+        .bind(id)
+        .bind(instance)
+        .bind(load.lobbies)
+        .bind(load.sockets)
+        .bind(load.load)
+        .bind(load.draining)
+        .execute(pool(self)?)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Removes node `id`'s row (it stopped cleanly).
+    pub async fn leave_cluster(&self, id: &str, instance: Uuid) -> Result<(), StoreError> {
+        sqlx::query("DELETE FROM cluster_nodes WHERE id = $1 AND instance = $2")
+            .bind(id)
+            .bind(instance)
+            .execute(pool(self)?)
+            .await?;
+        Ok(())
+    }
+
+    /// Nodes that beat within `ttl`, by id.
+    pub async fn live_nodes(&self, ttl: Duration) -> Result<Vec<NodeRecord>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, url, lobbies, sockets, load, draining, started, \
+               (extract(epoch FROM now() - heartbeat) * 1000)::int8 AS age \
+             FROM cluster_nodes \
+             WHERE heartbeat >= now() - make_interval(secs => $1 / 1000.0) ORDER BY id",
+        )
+        .bind(ms(ttl))
+        .fetch_all(pool(self)?)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(NodeRecord {
+                    id: r.try_get("id")?,
+                    url: r.try_get("url")?,
+                    lobbies: r.try_get("lobbies")?,
+                    sockets: r.try_get("sockets")?,
+                    load: r.try_get("load")?,
+                    draining: r.try_get("draining")?,
+                    started: crate::format_time(r.try_get::<DateTime<Utc>, _>("started")?),
+                    beat_age_ms: r.try_get("age")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(StoreError::from)
+    }
+
+    /// Takes the lease of `lobby_id` for `node` for `ttl`: a lobby never
+    /// leased gets epoch 1; one whose lease expired or was released is taken
+    /// over at the next epoch. `None` when another holder's lease is live.
+    /// A node may claim a lobby it holds again (to serve it anew, e.g.
+    /// after a restart): that is a takeover too, at the next epoch, so a
+    /// writer of its earlier incarnation is fenced out.
+    pub async fn claim_lease(
+        &self,
+        lobby_id: Uuid,
+        node: &str,
+        ttl: Duration,
+    ) -> Result<Option<u64>, StoreError> {
+        let row = sqlx::query(
+            "INSERT INTO lobby_leases (lobby_id, node_id, epoch, expires) \
+             VALUES ($1, $2, 1, now() + make_interval(secs => $3 / 1000.0)) \
+             ON CONFLICT (lobby_id) DO UPDATE SET node_id = $2, \
+               epoch = lobby_leases.epoch + 1, expires = now() + make_interval(secs => $3 / 1000.0) \
+             WHERE lobby_leases.expires < now() OR lobby_leases.node_id IS NULL \
+                OR lobby_leases.node_id = $2 \
+             RETURNING epoch",
+        )
+        .bind(lobby_id)
+        .bind(node)
+        .bind(ms(ttl))
+        .fetch_optional(pool(self)?)
+        .await?;
+        Ok(row
+            .map(|r| r.try_get::<i64, _>("epoch"))
+            .transpose()?
+            .map(epoch_of))
+    }
+
+    /// Renews every lease `node` holds at the given epochs for `ttl`, in one
+    /// statement, refreshing the listings given with it. Answers the lobbies
+    /// still held; a lease missing from the answer was taken over (stop
+    /// serving it).
+    pub async fn renew_leases(
+        &self,
+        node: &str,
+        leases: &[Lease],
+        listings: &[Listing],
+        ttl: Duration,
+    ) -> Result<HashSet<Uuid>, StoreError> {
+        if leases.is_empty() {
+            return Ok(HashSet::new());
+        }
+        let ids: Vec<Uuid> = leases.iter().map(|l| l.lobby_id).collect();
+        let epochs = leases
+            .iter()
+            .map(|l| epoch_sql(l.epoch))
+            .collect::<Result<Vec<_>, _>>()?;
+        let listed: Vec<Uuid> = listings.iter().map(|l| l.lobby_id).collect();
+        let infos: Vec<&str> = listings.iter().map(|l| l.info.as_str()).collect();
+        let public: Vec<bool> = listings.iter().map(|l| l.public).collect();
+        let rows = sqlx::query(
+            "UPDATE lobby_leases l SET expires = now() + make_interval(secs => $4 / 1000.0), \
+               info = COALESCE(i.info::jsonb, l.info), public = COALESCE(i.public, l.public) \
+             FROM UNNEST($2::uuid[], $3::int8[]) AS h(id, epoch) \
+             LEFT JOIN UNNEST($5::uuid[], $6::text[], $7::bool[]) AS i(id, info, public) \
+               ON i.id = h.id \
+             WHERE l.lobby_id = h.id AND l.epoch = h.epoch AND l.node_id = $1 \
+             RETURNING l.lobby_id",
+        )
+        .bind(node)
+        .bind(ids)
+        .bind(epochs)
+        .bind(ms(ttl))
+        .bind(listed)
+        .bind(infos)
+        .bind(public)
+        .fetch_all(pool(self)?)
+        .await?;
+        rows.iter()
+            .map(|r| r.try_get("lobby_id"))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(StoreError::from)
+    }
+
+    /// Gives leases up (the lobby stopped here): any node may take them
+    /// over at once. Only leases still held at these epochs are touched.
+    pub async fn release_leases(&self, node: &str, leases: &[Lease]) -> Result<(), StoreError> {
+        if leases.is_empty() {
+            return Ok(());
+        }
+        let ids: Vec<Uuid> = leases.iter().map(|l| l.lobby_id).collect();
+        let epochs = leases
+            .iter()
+            .map(|l| epoch_sql(l.epoch))
+            .collect::<Result<Vec<_>, _>>()?;
+        sqlx::query(
+            "UPDATE lobby_leases l SET node_id = NULL, expires = now() \
+             FROM UNNEST($2::uuid[], $3::int8[]) AS h(id, epoch) \
+             WHERE l.lobby_id = h.id AND l.epoch = h.epoch AND l.node_id = $1",
+        )
+        .bind(node)
+        .bind(ids)
+        .bind(epochs)
+        .execute(pool(self)?)
+        .await?;
+        Ok(())
+    }
+
+    /// Who owns `lobby_id`, with the owner's URL. `None`: never leased.
+    pub async fn lease_owner(&self, lobby_id: Uuid) -> Result<Option<LeaseOwner>, StoreError> {
+        let row = sqlx::query(
+            "SELECT l.node_id, n.url, l.epoch, l.expires >= now() AND l.node_id IS NOT NULL AS live \
+             FROM lobby_leases l LEFT JOIN cluster_nodes n ON n.id = l.node_id \
+             WHERE l.lobby_id = $1",
+        )
+        .bind(lobby_id)
+        .fetch_optional(pool(self)?)
+        .await?;
+        row.map(|r| {
+            Ok(LeaseOwner {
+                node_id: r.try_get("node_id")?,
+                url: r.try_get("url")?,
+                epoch: epoch_of(r.try_get("epoch")?),
+                live: r.try_get("live")?,
+            })
+        })
+        .transpose()
+        .map_err(|e: sqlx::Error| e.into())
+    }
+
+    /// Games in progress that nobody serves: their lease expired or was
+    /// released, or they never had one (stored before the cluster). Oldest
+    /// lease first, at most `limit`.
+    pub async fn orphaned_games(&self, limit: i64) -> Result<Vec<Uuid>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT g.id FROM games g LEFT JOIN lobby_leases l ON l.lobby_id = g.id \
+             WHERE g.status = 'in_progress' \
+               AND (l.lobby_id IS NULL OR l.expires < now() OR l.node_id IS NULL) \
+             ORDER BY l.expires NULLS FIRST, g.created LIMIT $1",
+        )
+        .bind(limit)
+        .fetch_all(pool(self)?)
+        .await?;
+        rows.iter()
+            .map(|r| r.try_get("id"))
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(StoreError::from)
+    }
+
+    /// The published listings of every lobby with a live lease.
+    pub async fn live_listings(&self) -> Result<Vec<Listing>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT lobby_id, public, info::text AS info FROM lobby_leases \
+             WHERE expires >= now() AND node_id IS NOT NULL AND info <> '{}'::jsonb",
+        )
+        .fetch_all(pool(self)?)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(Listing {
+                    lobby_id: r.try_get("lobby_id")?,
+                    public: r.try_get("public")?,
+                    info: r.try_get("info")?,
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(StoreError::from)
+    }
+}
+
+/// One action to append, with the epoch its writer holds the game's lease
+/// at (`None`: not fenced, a single server).
+pub type FencedAction = (Uuid, RecordedAction, Option<u64>);
+
+/// Appends a batch in one statement, each fenced action only if its epoch
+/// is still its lease's; answers the games whose actions were fenced out
+/// (not written). Unfenced and still-current actions are all stored or
+/// none (a constraint failure fails the statement).
+pub(crate) async fn append_fenced(
+    conn: &mut PgConnection,
+    batch: &[FencedAction],
+) -> Result<HashSet<Uuid>, StoreError> {
+    if batch.is_empty() {
+        return Ok(HashSet::new());
+    }
+    let n = batch.len();
+    let mut games = Vec::with_capacity(n);
+    let mut seqs = Vec::with_capacity(n);
+    let mut seats = Vec::with_capacity(n);
+    let mut actions = Vec::with_capacity(n);
+    let mut outcomes = Vec::with_capacity(n);
+    let mut times = Vec::with_capacity(n);
+    let mut stand_ins = Vec::with_capacity(n);
+    let mut fenced = Vec::with_capacity(n);
+    let mut fence_games = Vec::new();
+    let mut fence_epochs = Vec::new();
+    for (game_id, a, epoch) in batch {
+        games.push(*game_id);
+        seqs.push(
+            i64::try_from(a.seq)
+                .map_err(|_| StoreError::Invalid(format!("seq {} is too large", a.seq)))?,
+        );
+        seats.push(i16::from(a.seat.0));
+        actions.push(crate::postgres::json_text(&a.action)?);
+        outcomes.push(crate::postgres::json_text(&a.outcome)?);
+        times.push(parse_time(&a.time).map_err(StoreError::Invalid)?);
+        stand_ins.push(a.stand_in);
+        fenced.push(epoch.is_some());
+        if let Some(e) = epoch {
+            fence_games.push(*game_id);
+            fence_epochs.push(epoch_sql(*e)?);
+        }
+    }
+    let rows = sqlx::query(
+        "WITH fence AS ( \
+           SELECT l.lobby_id FROM lobby_leases l \
+           JOIN UNNEST($9::uuid[], $10::int8[]) AS f(g, e) ON l.lobby_id = f.g AND l.epoch = f.e \
+           FOR SHARE OF l) \
+         INSERT INTO game_actions (game_id, seq, seat, action, outcome, time, stand_in) \
+         SELECT g, s, p, a::jsonb, o::jsonb, t, i \
+         FROM UNNEST($1::uuid[], $2::int8[], $3::int2[], $4::text[], $5::text[], \
+                     $6::timestamptz[], $7::bool[], $8::bool[]) AS u(g, s, p, a, o, t, i, f) \
+         WHERE NOT u.f OR u.g IN (SELECT lobby_id FROM fence) \
+         RETURNING game_id",
+    )
+    .bind(games)
+    .bind(seqs)
+    .bind(seats)
+    .bind(actions)
+    .bind(outcomes)
+    .bind(times)
+    .bind(stand_ins)
+    .bind(fenced)
+    .bind(fence_games)
+    .bind(fence_epochs)
+    .fetch_all(&mut *conn)
+    .await
+    .map_err(|e| {
+        let (game_id, seq) = (batch[0].0, batch[0].1.seq);
+        classify_insert(e, StoreError::DuplicateSeq { game_id, seq }, game_id)
+    })?;
+    let stored: HashSet<Uuid> = rows
+        .iter()
+        .map(|r| r.try_get("game_id"))
+        .collect::<Result<_, sqlx::Error>>()?;
+    Ok(batch
+        .iter()
+        .filter(|(g, _, e)| e.is_some() && !stored.contains(g))
+        .map(|(g, _, _)| *g)
+        .collect())
+}
+
+/// Whether `epoch` is still the lease's epoch of `game_id`, read under a
+/// share lock (so a takeover in flight is waited for).
+pub(crate) async fn holds(
+    conn: &mut PgConnection,
+    game_id: Uuid,
+    epoch: u64,
+) -> Result<bool, StoreError> {
+    let row = sqlx::query("SELECT epoch FROM lobby_leases WHERE lobby_id = $1 FOR SHARE")
+        .bind(game_id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    Ok(row
+        .map(|r| r.try_get::<i64, _>("epoch"))
+        .transpose()?
+        .is_some_and(|e| epoch_of(e) == epoch))
+}

@@ -1,0 +1,355 @@
+//! The cluster tables on a real PostgreSQL (issue 13): node registration
+//! refuses a second live process under one id; a lease goes to exactly one
+//! of many nodes claiming it at once; a takeover raises the epoch; renewals
+//! tell a node which leases it lost; and every journal append is fenced: an
+//! old owner's append after a takeover writes nothing, even when it races
+//! the takeover, so the log never forks.
+
+#![allow(clippy::unwrap_used)]
+
+use catan_core::record::RecordedAction;
+use catan_core::{Action, GameOptions, Seat};
+use catan_store::{
+    GroupCommit, GroupCommitConfig, Lease, Listing, NewGame, NodeLoad, Store, StoreError,
+    StoredSeat, format_time,
+};
+use chrono::Utc;
+use std::time::Duration;
+use uuid::Uuid;
+
+const TTL: Duration = Duration::from_secs(30);
+const DEADLINE: Duration = Duration::from_secs(5);
+
+fn admin_url() -> String {
+    std::env::var("DATABASE_URL")
+        .ok()
+        .filter(|u| u.starts_with("postgres"))
+        .unwrap_or_else(|| "postgres://postgres@127.0.0.1:5432/postgres".into())
+}
+
+/// A store on a fresh database, and the database's name.
+async fn fresh() -> (Store, String) {
+    let name = format!("catan_cluster_test_{}", Uuid::new_v4().simple());
+    let admin = sqlx::PgPool::connect(&admin_url()).await.unwrap();
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&admin)
+        .await
+        .unwrap();
+    admin.close().await;
+    let url = match admin_url().rfind('/') {
+        Some(i) => format!("{}/{name}", &admin_url()[..i]),
+        None => panic!("DATABASE_URL names no database"),
+    };
+    (Store::connect(&url).await.unwrap(), name)
+}
+
+async fn drop_db(store: Store, name: &str) {
+    store.close().await;
+    let admin = sqlx::PgPool::connect(&admin_url()).await.unwrap();
+    sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        .execute(&admin)
+        .await
+        .unwrap();
+    admin.close().await;
+}
+
+fn new_game(id: Uuid) -> NewGame {
+    NewGame {
+        id,
+        created: Utc::now(),
+        options: GameOptions {
+            players: 2,
+            ..GameOptions::default()
+        },
+        rules_version: catan_core::record::RULES_VERSION.to_string(),
+        seed: 7,
+        salt: "salt".into(),
+        seats: ["Ann", "Ben"]
+            .iter()
+            .map(|n| StoredSeat {
+                name: n.to_string(),
+                bot: None,
+                token_hash: None,
+            })
+            .collect(),
+        opener: None,
+        lobby: serde_json::json!({}),
+    }
+}
+
+fn action(seq: u64, seat: u8) -> RecordedAction {
+    RecordedAction {
+        seq,
+        seat: Seat(seat),
+        action: Action::EndTurn,
+        outcome: Default::default(),
+        time: format_time(Utc::now()),
+        stand_in: false,
+    }
+}
+
+/// Forces a lease to look expired (as if its holder stopped renewing long ago).
+async fn expire(store: &Store, lobby: Uuid) {
+    let Store::Postgres(p) = store else {
+        unreachable!()
+    };
+    sqlx::query(
+        "UPDATE lobby_leases SET expires = now() - interval '1 second' WHERE lobby_id = $1",
+    )
+    .bind(lobby)
+    .execute(p)
+    .await
+    .unwrap();
+}
+
+#[tokio::test]
+async fn a_node_id_is_held_by_one_live_process() {
+    let (store, db) = fresh().await;
+    let (first, second) = (Uuid::new_v4(), Uuid::new_v4());
+    store
+        .register_node("a", "http://127.0.0.1:1", first, TTL)
+        .await
+        .unwrap();
+    let taken = store
+        .register_node("a", "http://127.0.0.1:2", second, TTL)
+        .await;
+    assert!(
+        matches!(taken, Err(StoreError::NodeIdInUse(_))),
+        "{taken:?}"
+    );
+    // The first process beats on; a process whose row was taken hears so.
+    let load = NodeLoad {
+        lobbies: 3,
+        sockets: 7,
+        ..NodeLoad::default()
+    };
+    assert!(store.node_beat("a", first, &load).await.unwrap());
+    assert!(!store.node_beat("a", second, &load).await.unwrap());
+    let nodes = store.live_nodes(TTL).await.unwrap();
+    assert_eq!(nodes.len(), 1);
+    assert_eq!(
+        (nodes[0].url.as_str(), nodes[0].lobbies, nodes[0].sockets),
+        ("http://127.0.0.1:1", 3, 7)
+    );
+    // A row that stopped beating for longer than the ttl can be taken.
+    assert!(
+        store
+            .register_node("a", "http://127.0.0.1:2", second, Duration::ZERO)
+            .await
+            .is_ok()
+    );
+    store.leave_cluster("a", second).await.unwrap();
+    assert!(store.live_nodes(TTL).await.unwrap().is_empty());
+    drop_db(store, &db).await;
+}
+
+#[tokio::test]
+async fn one_claim_wins_and_takeovers_raise_the_epoch() {
+    let (store, db) = fresh().await;
+    let lobby = Uuid::new_v4();
+    // Eight nodes claim one new lobby at once: exactly one gets it.
+    let claims = (0..8).map(|i| {
+        let store = store.clone();
+        async move { store.claim_lease(lobby, &format!("n{i}"), TTL).await }
+    });
+    let won: Vec<_> = futures_util::future::join_all(claims)
+        .await
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(won.iter().filter(|w| w.is_some()).count(), 1, "{won:?}");
+    assert_eq!(won.iter().flatten().next(), Some(&1));
+    let owner = store.lease_owner(lobby).await.unwrap().unwrap();
+    let holder = owner.node_id.clone().unwrap();
+    assert!(owner.live);
+    // The holder claiming again is a takeover too (epoch 2); another node
+    // is refused while the lease lives.
+    assert_eq!(
+        store.claim_lease(lobby, &holder, TTL).await.unwrap(),
+        Some(2)
+    );
+    let other = if holder == "n0" { "n1" } else { "n0" };
+    assert_eq!(store.claim_lease(lobby, other, TTL).await.unwrap(), None);
+    // Expired: another node takes it over at epoch 3; the old holder's
+    // renewal no longer holds it.
+    expire(&store, lobby).await;
+    assert_eq!(store.claim_lease(lobby, other, TTL).await.unwrap(), Some(3));
+    let old = [Lease {
+        lobby_id: lobby,
+        epoch: 2,
+    }];
+    assert!(
+        store
+            .renew_leases(&holder, &old, &[], TTL)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let current = [Lease {
+        lobby_id: lobby,
+        epoch: 3,
+    }];
+    assert_eq!(
+        store
+            .renew_leases(other, &current, &[], TTL)
+            .await
+            .unwrap()
+            .len(),
+        1
+    );
+    // Released: taken at once, at epoch 4; an epoch never repeats.
+    store.release_leases(other, &current).await.unwrap();
+    let released = store.lease_owner(lobby).await.unwrap().unwrap();
+    assert!(!released.live && released.node_id.is_none());
+    assert_eq!(
+        store.claim_lease(lobby, &holder, TTL).await.unwrap(),
+        Some(4)
+    );
+    drop_db(store, &db).await;
+}
+
+#[tokio::test]
+async fn renewals_publish_listings_and_orphans_are_found() {
+    let (store, db) = fresh().await;
+    let (mine, gone) = (Uuid::new_v4(), Uuid::new_v4());
+    for id in [mine, gone] {
+        store.create_game(&new_game(id)).await.unwrap();
+    }
+    let e_mine = store.claim_lease(mine, "a", TTL).await.unwrap().unwrap();
+    let e_gone = store.claim_lease(gone, "b", TTL).await.unwrap().unwrap();
+    let listing = Listing {
+        lobby_id: mine,
+        public: true,
+        info: r#"{"name":"Mine"}"#.into(),
+    };
+    let held = store
+        .renew_leases(
+            "a",
+            &[Lease {
+                lobby_id: mine,
+                epoch: e_mine,
+            }],
+            &[listing],
+            TTL,
+        )
+        .await
+        .unwrap();
+    assert!(held.contains(&mine));
+    let listed = store.live_listings().await.unwrap();
+    assert_eq!(
+        listed.len(),
+        1,
+        "the unlisted lease is not shown: {listed:?}"
+    );
+    assert!(listed[0].public && listed[0].info.contains("Mine"));
+    // Nothing is orphaned while both leases live; b's game is once b's
+    // lease expires; a game with no lease at all is too.
+    assert!(store.orphaned_games(10).await.unwrap().is_empty());
+    expire(&store, gone).await;
+    assert_eq!(store.orphaned_games(10).await.unwrap(), vec![gone]);
+    let never = Uuid::new_v4();
+    store.create_game(&new_game(never)).await.unwrap();
+    let orphans = store.orphaned_games(10).await.unwrap();
+    assert_eq!(orphans.len(), 2);
+    assert!(orphans.contains(&never) && orphans.contains(&gone));
+    let _ = e_gone;
+    drop_db(store, &db).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_old_owner_cannot_append_after_a_takeover() {
+    let (store, db) = fresh().await;
+    let writer = GroupCommit::spawn(
+        store.clone(),
+        GroupCommitConfig {
+            deadline: DEADLINE,
+            ..GroupCommitConfig::default()
+        },
+    );
+    let (game, other) = (Uuid::new_v4(), Uuid::new_v4());
+    for id in [game, other] {
+        store.create_game(&new_game(id)).await.unwrap();
+    }
+    let old = store.claim_lease(game, "old", TTL).await.unwrap().unwrap();
+    let e_other = store.claim_lease(other, "old", TTL).await.unwrap().unwrap();
+    writer
+        .append_fenced(game, action(1, 0), Some(old))
+        .await
+        .unwrap();
+    expire(&store, game).await;
+    let new = store.claim_lease(game, "new", TTL).await.unwrap().unwrap();
+    assert_eq!(new, old + 1);
+    // The old owner's next append is fenced out; its other game, still
+    // its own, is written in the same batch.
+    let (fenced, kept) = tokio::join!(
+        writer.append_fenced(game, action(2, 1), Some(old)),
+        writer.append_fenced(other, action(1, 0), Some(e_other)),
+    );
+    assert!(
+        matches!(fenced, Err(StoreError::Fenced { .. })),
+        "{fenced:?}"
+    );
+    kept.unwrap();
+    // Settling an in-doubt append is fenced too.
+    let settled = store
+        .ensure_action_fenced(game, &action(2, 1), Some(old), DEADLINE)
+        .await;
+    assert!(
+        matches!(settled, Err(StoreError::Fenced { .. })),
+        "{settled:?}"
+    );
+    // The new owner writes seq 2; the log holds exactly its actions.
+    writer
+        .append_fenced(game, action(2, 0), Some(new))
+        .await
+        .unwrap();
+    let log = store.load_game(game).await.unwrap().unwrap().record.actions;
+    let seats: Vec<(u64, u8)> = log.iter().map(|a| (a.seq, a.seat.0)).collect();
+    assert_eq!(seats, vec![(1, 0), (2, 0)]);
+    drop_db(store, &db).await;
+}
+
+/// An append racing a takeover: either it is stored before the takeover
+/// commits (and the new owner reads it), or it is fenced out. Never stored
+/// after the new owner read the log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn appends_racing_takeovers_never_fork_the_log() {
+    let (store, db) = fresh().await;
+    for round in 0..40u64 {
+        let game = Uuid::new_v4();
+        store.create_game(&new_game(game)).await.unwrap();
+        let old = store.claim_lease(game, "old", TTL).await.unwrap().unwrap();
+        expire(&store, game).await;
+        let append = {
+            let store = store.clone();
+            tokio::spawn(async move {
+                store
+                    .append_fenced_within(&[(game, action(1, 0), Some(old))], DEADLINE)
+                    .await
+            })
+        };
+        let takeover = {
+            let store = store.clone();
+            tokio::spawn(async move {
+                let epoch = store.claim_lease(game, "new", TTL).await.unwrap();
+                // The new owner reads the log right after its takeover.
+                let seen = store.load_game(game).await.unwrap().unwrap().record.actions;
+                (epoch, seen.len())
+            })
+        };
+        let fenced = append.await.unwrap().unwrap();
+        let (epoch, seen) = takeover.await.unwrap();
+        assert_eq!(epoch, Some(old + 1));
+        let stored = store.load_game(game).await.unwrap().unwrap().record.actions;
+        if fenced.contains(&game) {
+            assert!(stored.is_empty(), "round {round}: fenced yet stored");
+        } else {
+            assert_eq!(stored.len(), 1, "round {round}");
+            assert_eq!(
+                seen, 1,
+                "round {round}: stored after the new owner read the log"
+            );
+        }
+    }
+    drop_db(store, &db).await;
+}
