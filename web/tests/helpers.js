@@ -85,12 +85,16 @@ export async function waitState(page, pred, what, timeout = 60_000) {
 
 /**
  * Makes one move for the page's seat through the UI if it has one.
- * `endTurn: false` leaves the turn open after the roll. Returns whether it acted.
+ * `endTurn: false` leaves the turn open after the roll; `answerOffers:
+ * false` never answers a trade offer (it waits instead). Returns whether it acted.
  */
-export async function uiStep(page, { endTurn = true } = {}) {
+export async function uiStep(page, { endTurn = true, answerOffers = true } = {}) {
   const s = await state(page);
   if (!s.view || !s.legal.length || s.busy) return false;
   const types = new Set(s.legal.map((a) => a.type));
+  if (!answerOffers && s.view.active !== s.you.seat && (types.has('accept_trade') || types.has('decline_trade'))) return false;
+
+
   const before = s.version;
   if (types.has('discard')) {
     const owed = s.view.discards_owed[s.you.seat];

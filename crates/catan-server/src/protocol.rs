@@ -57,8 +57,8 @@ pub enum ClientMsg {
         id: String,
     },
     /// Test hook, refused unless the server runs with `--test-hooks`: the
-    /// bot at `bot` offers one card for one to `to` at its next move as the
-    /// active player.
+    /// bot at `bot` offers one card for one to `to` once in each of its
+    /// turns.
     TestBotOffer {
         /// Request id.
         id: String,

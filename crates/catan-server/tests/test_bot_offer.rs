@@ -9,15 +9,14 @@ use common::*;
 use serde_json::json;
 use std::time::Duration;
 
-/// A started game: one person (seat returned with its token) and three
-/// normal bots.
+/// A lobby of one person (seat returned with its token) and three normal
+/// bots, not started yet.
 async fn person_and_bots(addr: std::net::SocketAddr) -> (Lobby, u8, String) {
     let lobby = create_lobby(addr, json!({ "name": "hook", "options": { "players": 4 } })).await;
     let (seat, token) = join(addr, &lobby, "Ann").await;
     for _ in 0..3 {
         add_bot(addr, &lobby, "normal").await;
     }
-    start_game(addr, &lobby).await;
     (lobby, seat, token)
 }
 
@@ -25,6 +24,7 @@ async fn person_and_bots(addr: std::net::SocketAddr) -> (Lobby, u8, String) {
 async fn without_test_hooks_the_message_is_refused() {
     let srv = start(test_config()).await;
     let (lobby, seat, token) = person_and_bots(srv.addr).await;
+    start_game(srv.addr, &lobby).await;
     let mut ann = Client::connect(srv.addr, &lobby.id, Some(&token)).await;
     ann.until("snapshot").await;
     ann.send(json!({ "type": "test_bot_offer", "id": "t1", "bot": (seat + 1) % 4, "to": seat }))
@@ -36,15 +36,21 @@ async fn without_test_hooks_the_message_is_refused() {
 
 #[tokio::test]
 async fn the_armed_bot_offers_the_person_a_trade_at_its_turn() {
+    // Bots do not wait for Ann's answers (she never gives any here): an
+    // unarmed bot's offer would otherwise hold the game for its wait.
     let srv = start(catan_server::Config {
         test_hooks: true,
+        bot_offer_wait_ms: 0,
         ..test_config()
     })
     .await;
+
     let (lobby, seat, token) = person_and_bots(srv.addr).await;
     let bot = (seat + 1) % 4;
+    // Armed before the start, so that no update is skipped while the test
+    // reads the replies.
     let mut ann = Client::connect(srv.addr, &lobby.id, Some(&token)).await;
-    let mut next = Some(ann.until("snapshot").await);
+    ann.until("welcome").await;
     // Not a bot: refused.
     ann.send(json!({ "type": "test_bot_offer", "id": "t0", "bot": seat, "to": bot }))
         .await;
@@ -52,6 +58,8 @@ async fn the_armed_bot_offers_the_person_a_trade_at_its_turn() {
     ann.send(json!({ "type": "test_bot_offer", "id": "t1", "bot": bot, "to": seat }))
         .await;
     assert_eq!(ann.reply("t1").await["type"], "accepted");
+    start_game(srv.addr, &lobby).await;
+    let mut next = None;
     // Ann plays simply (never answering offers) until the bot offers.
     let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
     loop {
@@ -68,7 +76,14 @@ async fn the_armed_bot_offers_the_person_a_trade_at_its_turn() {
             .as_array()
             .into_iter()
             .flatten()
-            .find(|e| e["type"] == "trade_offered" && e["offer"]["maker"] == bot);
+            // The bot's own offers (to everyone) may come too; the armed
+            // one goes to Ann alone.
+            .find(|e| {
+                e["type"] == "trade_offered"
+                    && e["offer"]["maker"] == bot
+                    && e["offer"]["to"] == json!([seat])
+            });
+
         if let Some(e) = offered {
             let o = &e["offer"];
             assert_eq!(o["to"], json!([seat]), "{o}");

@@ -85,8 +85,9 @@ pub struct LobbyActor {
     /// Told to stop (the node hands the lobby to another, or lost it): the
     /// reason its sockets are closed with.
     pub(super) stopping: Option<CloseReason>,
-    /// A test hook's armed bot offer: (bot, recipient) (`test_offer`).
-    pub(super) test_offer: Option<(Seat, Seat)>,
+    /// A test hook's armed bot offer: bot, recipient, the last turn it
+    /// offered in (`test_offer`).
+    pub(super) test_offer: Option<(Seat, Seat, Option<u32>)>,
     rx: mpsc::Receiver<Command>,
 }
 

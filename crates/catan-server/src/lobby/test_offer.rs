@@ -1,6 +1,7 @@
 //! A browser-test hook, only on a server started with `--test-hooks`: the
 //! `test_bot_offer` message arms a bot to offer one card for one to a named
-//! seat at its next move as the active player in the action phase. Bots
+//! seat once in each of its turns, at its first move in the action phase
+//! (a test that missed one offer gets the next turn's). Bots
 //! offer only when a card or two short, so without the hook a test of a
 //! person answering a bot's offer waits minutes for one. The offer is made
 //! and answered through the ordinary paths (the bot's action, its wait for
@@ -28,19 +29,20 @@ impl LobbyActor {
                 "offer to another seat of this lobby",
             ));
         }
-        self.test_offer = Some((bot, to));
+        self.test_offer = Some((bot, to, None));
         Ok(())
     }
 
     /// The armed offer for the bot at `seat`, if it can be made now: one
-    /// card of a type the bot holds for one of another type `to` holds.
-    /// Taking it disarms the hook.
+    /// card of a type the bot holds for one of another type `to` holds, at
+    /// most once a turn.
     pub(super) fn take_test_offer(&mut self, seat: Seat) -> Option<Action> {
-        let (bot, to) = self.test_offer?;
+        let (bot, to, last) = self.test_offer?;
         let game = &self.run.as_ref()?.game;
         if bot != seat
             || game.phase != Phase::Action
             || game.active != seat
+            || last == Some(game.turn)
             || game.offers.iter().any(|o| o.maker == seat)
         {
             return None;
@@ -53,7 +55,7 @@ impl LobbyActor {
                 .find(|&&r| r != g && theirs.get(r) > 0)?;
             (mine.get(g) > 0).then_some((g, *r))
         })?;
-        self.test_offer = None;
+        self.test_offer = Some((bot, to, Some(game.turn)));
         let mut recipients = SeatSet::default();
         recipients.insert(to);
         Some(Action::OfferTrade {
