@@ -18,7 +18,9 @@ use catan_bots::{Bot, BotKind, make_bot};
 use catan_core::record::{GameRecord, verify};
 use catan_core::{Action, View};
 use futures_util::{SinkExt, StreamExt};
-use harness::{Backend, ServerProcess, TestDb, free_port, http};
+use harness::{
+    Backend, ServerProcess, TestDb, free_port, http, started_lobby_via, waits_only_for_people,
+};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -61,58 +63,12 @@ async fn game_on(
     bots: usize,
     bot_delay_ms: u64,
 ) -> (String, Vec<(u8, String)>) {
-    let (st, v) = http(
-        host_node,
-        "POST",
-        "/api/lobbies",
-        None,
-        Some(json!({
-            "name": "Cluster",
-            "bot_delay_ms": bot_delay_ms,
-            "options": { "players": humans.len() + bots },
-        })),
-    )
-    .await;
-    assert_eq!(st, 201, "{v}");
-    let id = v["lobby"]["id"].as_str().unwrap().to_string();
-    let host = v["host_token"].as_str().unwrap().to_string();
-    let mut seated = Vec::new();
-    for name in humans {
-        let (st, v) = http(
-            join_node,
-            "POST",
-            &format!("/api/lobbies/{id}/join"),
-            None,
-            Some(json!({ "name": name })),
-        )
-        .await;
-        assert_eq!(st, 200, "joining through another node: {v}");
-        seated.push((
-            v["seat"].as_u64().unwrap() as u8,
-            v["token"].as_str().unwrap().to_string(),
-        ));
-    }
-    for _ in 0..bots {
-        let (st, v) = http(
-            join_node,
-            "POST",
-            &format!("/api/lobbies/{id}/bots"),
-            Some(&host),
-            Some(json!({ "kind": "normal" })),
-        )
-        .await;
-        assert_eq!(st, 200, "{v}");
-    }
-    let (st, v) = http(
-        join_node,
-        "POST",
-        &format!("/api/lobbies/{id}/start"),
-        Some(&host),
-        None,
-    )
-    .await;
-    assert_eq!(st, 200, "{v}");
-    (id, seated)
+    let create = json!({
+        "name": "Cluster",
+        "bot_delay_ms": bot_delay_ms,
+        "options": { "players": humans.len() + bots },
+    });
+    started_lobby_via(host_node, join_node, create, humans, bots).await
 }
 
 /// Where a lobby lives, asked of the first of `nodes` that answers.
@@ -354,29 +310,9 @@ impl Roamer {
         id
     }
 
-    /// Whether only people can move the game on now (the seats it waits
-    /// for are people's and no offer is open).
+    /// Whether only people can move the game on now.
     fn waits_only_for_people(&self) -> bool {
-        let human = |s: &Value| {
-            s.as_u64()
-                .is_some_and(|i| self.seats[i as usize]["kind"] == "human")
-        };
-        let offers_open = self.view["offers"]
-            .as_array()
-            .is_some_and(|o| !o.is_empty());
-        let awaited: Vec<Value> = if self.view["phase"] == "discard" {
-            let owed = self.view["discards_owed"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default();
-            (0..owed.len())
-                .filter(|&i| owed[i].as_u64().unwrap_or(0) > 0)
-                .map(|i| json!(i))
-                .collect()
-        } else {
-            vec![self.view["active"].clone()]
-        };
-        !offers_open && !awaited.is_empty() && awaited.iter().all(human)
+        waits_only_for_people(&self.view, &self.seats)
     }
 
     /// Plays until the game is over (or the version reaches `stop_at` and

@@ -198,21 +198,28 @@ pub async fn started_lobby(
     humans: &[&str],
     bots: usize,
 ) -> (String, Vec<(u8, String)>) {
-    let (st, v) = http(
-        addr,
-        "POST",
-        "/api/lobbies",
-        None,
-        Some(json!({ "name": "Persist", "bot_delay_ms": 0 })),
-    )
-    .await;
+    let body = json!({ "name": "Persist", "bot_delay_ms": 0 });
+    started_lobby_via(addr, addr, body, humans, bots).await
+}
+
+/// [`started_lobby`] with the lobby created on `host` from `create` (the
+/// `POST /api/lobbies` body), and the seats taken and the game started
+/// through `via` (another node of a cluster, or the same server).
+pub async fn started_lobby_via(
+    host: SocketAddr,
+    via: SocketAddr,
+    create: Value,
+    humans: &[&str],
+    bots: usize,
+) -> (String, Vec<(u8, String)>) {
+    let (st, v) = http(host, "POST", "/api/lobbies", None, Some(create)).await;
     assert_eq!(st, 201, "{v}");
     let id = v["lobby"]["id"].as_str().unwrap().to_string();
-    let host = v["host_token"].as_str().unwrap().to_string();
+    let host_token = v["host_token"].as_str().unwrap().to_string();
     let mut seated = Vec::new();
     for name in humans {
         let (st, v) = http(
-            addr,
+            via,
             "POST",
             &format!("/api/lobbies/{id}/join"),
             None,
@@ -227,25 +234,50 @@ pub async fn started_lobby(
     }
     for _ in 0..bots {
         let (st, v) = http(
-            addr,
+            via,
             "POST",
             &format!("/api/lobbies/{id}/bots"),
-            Some(&host),
+            Some(&host_token),
             Some(json!({ "kind": "normal" })),
         )
         .await;
         assert_eq!(st, 200, "{v}");
     }
     let (st, v) = http(
-        addr,
+        via,
         "POST",
         &format!("/api/lobbies/{id}/start"),
-        Some(&host),
+        Some(&host_token),
         None,
     )
     .await;
     assert_eq!(st, 200, "{v}");
     (id, seated)
+}
+
+/// Whether only people can move the game on, as a client last heard it:
+/// the seats it waits for are people's (`seats` as the lobby message lists
+/// them) and no trade offer is open (bots answer and withdraw offers by
+/// themselves). Once every person has stopped playing, nothing changes.
+pub fn waits_only_for_people(view: &Value, seats: &Value) -> bool {
+    let human = |s: &Value| {
+        s.as_u64()
+            .is_some_and(|i| seats[i as usize]["kind"] == "human")
+    };
+    let offers_open = view["offers"].as_array().is_some_and(|o| !o.is_empty());
+    let awaited: Vec<Value> = if view["phase"] == "discard" {
+        let owed = view["discards_owed"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        (0..owed.len())
+            .filter(|&i| owed[i].as_u64().unwrap_or(0) > 0)
+            .map(|i| json!(i))
+            .collect()
+    } else {
+        vec![view["active"].clone()]
+    };
+    !offers_open && !awaited.is_empty() && awaited.iter().all(human)
 }
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
@@ -407,26 +439,9 @@ impl Player {
     }
 
     /// Whether, as this player last heard, only people can move the game
-    /// on: the seats it waits for are people's and no trade offer is open
-    /// (bots answer and withdraw offers by themselves). Once every person
-    /// has stopped playing, nothing changes any more.
+    /// on ([`waits_only_for_people`]).
     fn waits_only_for_people(&self) -> bool {
-        let v = &self.view;
-        let human = |s: &Value| {
-            s.as_u64()
-                .is_some_and(|i| self.lobby["seats"][i as usize]["kind"] == "human")
-        };
-        let offers_open = v["offers"].as_array().is_some_and(|o| !o.is_empty());
-        let awaited: Vec<Value> = if v["phase"] == "discard" {
-            let owed = v["discards_owed"].as_array().cloned().unwrap_or_default();
-            (0..owed.len())
-                .filter(|&i| owed[i].as_u64().unwrap_or(0) > 0)
-                .map(|i| json!(i))
-                .collect()
-        } else {
-            vec![v["active"].clone()]
-        };
-        !offers_open && !awaited.is_empty() && awaited.iter().all(human)
+        waits_only_for_people(&self.view, &self.lobby["seats"])
     }
 
     /// Plays until the game is over, or until the version reaches `stop_at`
