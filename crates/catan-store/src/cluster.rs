@@ -7,10 +7,11 @@
 //! of one whose lease expired or was released) by one statement that only
 //! one node can win; each takeover raises the epoch. Journal appends carry
 //! the writer's epoch and are stored only while it is still the lease's
-//! (`append_fenced`), checked in the statement that inserts, under a share
-//! lock on the lease row: a takeover either waits for an append in flight
-//! (and then reads it from the log) or the append sees the new epoch and
-//! writes nothing.
+//! (`append_fenced`), checked in the statement that inserts, under a key
+//! share lock on the lease row, which only a takeover's `FOR UPDATE`
+//! conflicts with: a takeover either waits for an append in flight (and then
+//! reads it from the log) or the append sees the new epoch and writes
+//! nothing. Renewals are plain updates and wait for neither.
 //!
 //! SQLite has no cluster: every call here answers
 //! [`StoreError::NeedsPostgres`] there.
@@ -218,6 +219,16 @@ impl Store {
         node: &str,
         ttl: Duration,
     ) -> Result<Option<u64>, StoreError> {
+        // The takeover locks the lease row FOR UPDATE first: that is the
+        // one lock an append's FOR KEY SHARE waits for (and waits out), so
+        // a takeover and an append are ordered, while renewals (plain
+        // updates, FOR NO KEY UPDATE) never wait for appends nor they for
+        // renewals: with FOR SHARE they did, and deadlocked under load.
+        let mut tx = pool(self)?.begin().await?;
+        sqlx::query("SELECT 1 FROM lobby_leases WHERE lobby_id = $1 FOR UPDATE")
+            .bind(lobby_id)
+            .execute(&mut *tx)
+            .await?;
         let row = sqlx::query(
             "INSERT INTO lobby_leases (lobby_id, node_id, epoch, expires) \
              VALUES ($1, $2, 1, now() + make_interval(secs => $3 / 1000.0)) \
@@ -230,8 +241,9 @@ impl Store {
         .bind(lobby_id)
         .bind(node)
         .bind(ms(ttl))
-        .fetch_optional(pool(self)?)
+        .fetch_optional(&mut *tx)
         .await?;
+        tx.commit().await?;
         Ok(row
             .map(|r| r.try_get::<i64, _>("epoch"))
             .transpose()?
@@ -399,7 +411,7 @@ pub(crate) async fn append_fenced(
         "WITH fence AS ( \
            SELECT l.lobby_id FROM lobby_leases l \
            JOIN UNNEST($9::uuid[], $10::int8[]) AS f(g, e) ON l.lobby_id = f.g AND l.epoch = f.e \
-           FOR SHARE OF l) \
+           FOR KEY SHARE OF l) \
          INSERT INTO game_actions (game_id, seq, seat, action, outcome, time, stand_in) \
          SELECT g, s, p, a::jsonb, o::jsonb, t, i \
          FROM UNNEST($1::uuid[], $2::int8[], $3::int2[], $4::text[], $5::text[], \
@@ -441,7 +453,7 @@ pub(crate) async fn holds(
     game_id: Uuid,
     epoch: u64,
 ) -> Result<bool, StoreError> {
-    let row = sqlx::query("SELECT epoch FROM lobby_leases WHERE lobby_id = $1 FOR SHARE")
+    let row = sqlx::query("SELECT epoch FROM lobby_leases WHERE lobby_id = $1 FOR KEY SHARE")
         .bind(game_id)
         .fetch_optional(&mut *conn)
         .await?;
