@@ -349,6 +349,19 @@ impl Roamer {
     }
 }
 
+/// Plays every player at once until each stops (`Roamer::play`).
+async fn play_all(players: Vec<Roamer>, nodes: &[SocketAddr], stop_at: Option<u64>) -> Vec<Roamer> {
+    let tasks: Vec<_> = players
+        .into_iter()
+        .map(|p| tokio::spawn(p.play(nodes.to_vec(), stop_at)))
+        .collect();
+    let mut out = Vec::new();
+    for t in tasks {
+        out.push(t.await.unwrap());
+    }
+    out
+}
+
 /// The stored record of `lobby` through `node`'s API once it is over, or
 /// straight from the database.
 async fn stored_log(db: &TestDb, lobby: &str) -> GameRecord {
@@ -444,14 +457,7 @@ async fn a_killed_nodes_game_resumes_on_another_node() {
         players.push(Roamer::join(addrs[0], &lobby, *seat, token).await);
     }
     // Part of the game, to where it waits for a person.
-    let tasks: Vec<_> = players
-        .into_iter()
-        .map(|p| tokio::spawn(p.play(addrs.clone(), Some(30))))
-        .collect();
-    let mut players = Vec::new();
-    for t in tasks {
-        players.push(t.await.unwrap());
-    }
+    let players = play_all(players, &addrs, Some(30)).await;
     let before: Vec<(u64, Value)> = players
         .iter()
         .map(|p| (p.version, p.view.clone()))
@@ -519,14 +525,7 @@ async fn a_paused_owner_is_fenced_out_after_a_takeover() {
         players.push(Roamer::join(addrs[0], &lobby, *seat, token).await);
     }
     // Play a little, to where one person must act.
-    let tasks: Vec<_> = players
-        .into_iter()
-        .map(|p| tokio::spawn(p.play(addrs.clone(), Some(6))))
-        .collect();
-    let mut players = Vec::new();
-    for t in tasks {
-        players.push(t.await.unwrap());
-    }
+    let players = play_all(players, &addrs, Some(6)).await;
     let version = players[0].version;
     let active = players[0].view["active"].as_u64().unwrap() as u8;
     let mut stale = players

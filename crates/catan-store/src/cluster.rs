@@ -361,6 +361,17 @@ impl Store {
             .map_err(StoreError::from)
     }
 
+    /// Whether game `id` is stored and in progress (one row read, not its
+    /// log: a takeover asks before it claims, and loads the log once after).
+    pub async fn game_in_progress(&self, id: Uuid) -> Result<bool, StoreError> {
+        let row =
+            sqlx::query("SELECT 1 AS one FROM games WHERE id = $1 AND status = 'in_progress'")
+                .bind(id)
+                .fetch_optional(pool(self)?)
+                .await?;
+        Ok(row.is_some())
+    }
+
     /// The published listings of every lobby with a live lease.
     pub async fn live_listings(&self) -> Result<Vec<Listing>, StoreError> {
         let rows = sqlx::query(
@@ -407,8 +418,9 @@ pub(crate) async fn append_fenced(
             fence_epochs.push(epoch_sql(*e)?);
         }
     }
-    let rows = sqlx::query(
-        "WITH fence AS ( \
+    let rows = c
+        .bind(sqlx::query(
+            "WITH fence AS ( \
            SELECT l.lobby_id FROM lobby_leases l \
            JOIN UNNEST($9::uuid[], $10::int8[]) AS f(g, e) ON l.lobby_id = f.g AND l.epoch = f.e \
            FOR KEY SHARE OF l) \
@@ -418,23 +430,16 @@ pub(crate) async fn append_fenced(
                      $6::timestamptz[], $7::bool[], $8::bool[]) AS u(g, s, p, a, o, t, i, f) \
          WHERE NOT u.f OR u.g IN (SELECT lobby_id FROM fence) \
          RETURNING game_id",
-    )
-    .bind(c.games)
-    .bind(c.seqs)
-    .bind(c.seats)
-    .bind(c.actions)
-    .bind(c.outcomes)
-    .bind(c.times)
-    .bind(c.stand_ins)
-    .bind(fenced)
-    .bind(fence_games)
-    .bind(fence_epochs)
-    .fetch_all(&mut *conn)
-    .await
-    .map_err(|e| {
-        let (game_id, seq) = (batch[0].0, batch[0].1.seq);
-        classify_insert(e, StoreError::DuplicateSeq { game_id, seq }, game_id)
-    })?;
+        ))
+        .bind(fenced)
+        .bind(fence_games)
+        .bind(fence_epochs)
+        .fetch_all(&mut *conn)
+        .await
+        .map_err(|e| {
+            let (game_id, seq) = (batch[0].0, batch[0].1.seq);
+            classify_insert(e, StoreError::DuplicateSeq { game_id, seq }, game_id)
+        })?;
     let stored: HashSet<Uuid> = rows
         .iter()
         .map(|r| r.try_get("game_id"))

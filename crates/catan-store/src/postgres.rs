@@ -171,6 +171,22 @@ impl Columns {
     }
 }
 
+impl Columns {
+    /// Binds the columns as `$1..$7` of `q`, in the order above.
+    pub(crate) fn bind<'q>(
+        self,
+        q: sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments>,
+    ) -> sqlx::query::Query<'q, sqlx::Postgres, sqlx::postgres::PgArguments> {
+        q.bind(self.games)
+            .bind(self.seqs)
+            .bind(self.seats)
+            .bind(self.actions)
+            .bind(self.outcomes)
+            .bind(self.times)
+            .bind(self.stand_ins)
+    }
+}
+
 fn seq_of(a: &RecordedAction) -> Result<i64, StoreError> {
     i64::try_from(a.seq).map_err(|_| StoreError::Invalid(format!("seq {} is too large", a.seq)))
 }
@@ -191,19 +207,12 @@ pub(crate) async fn append_batch<'e, E: sqlx::Executor<'e, Database = sqlx::Post
         return insert_action(ex, *game_id, a, false).await;
     }
     let c = Columns::of(batch.iter().map(|(g, a)| (*g, a)))?;
-    sqlx::query(
+    c.bind(sqlx::query(
         "INSERT INTO game_actions (game_id, seq, seat, action, outcome, time, stand_in) \
          SELECT g, s, p, a::jsonb, o::jsonb, t, i \
          FROM UNNEST($1::uuid[], $2::int8[], $3::int2[], $4::text[], $5::text[], \
                      $6::timestamptz[], $7::bool[]) AS u(g, s, p, a, o, t, i)",
-    )
-    .bind(c.games)
-    .bind(c.seqs)
-    .bind(c.seats)
-    .bind(c.actions)
-    .bind(c.outcomes)
-    .bind(c.times)
-    .bind(c.stand_ins)
+    ))
     .execute(ex)
     .await
     .map_err(|e| {

@@ -226,12 +226,9 @@ impl Cluster {
     /// Claims `lobby` and resumes it from its log.
     async fn take_over(&self, lobby: Uuid) -> Result<Located, StoreError> {
         let store = &self.inner.store;
-        // Only a stored game in progress can be taken over.
-        let playing = store
-            .load_game(lobby)
-            .await?
-            .is_some_and(|g| !g.record.status.is_over());
-        if !playing {
+        // Only a stored game in progress can be taken over (asked before
+        // the claim, so that a request for an unknown id leases nothing).
+        if !store.game_in_progress(lobby).await? {
             return Ok(Located::Nowhere);
         }
         if !self.claim(lobby).await? {
