@@ -7,74 +7,31 @@
 
 #![allow(clippy::unwrap_used)]
 
+#[path = "support/db.rs"]
+mod db;
+
 use catan_core::record::RecordedAction;
-use catan_core::{Action, GameOptions, Seat};
+use catan_core::{Action, Seat};
 use catan_store::{
-    GroupCommit, GroupCommitConfig, Lease, Listing, NewGame, NodeLoad, Store, StoreError,
-    StoredSeat, format_time,
+    GroupCommit, GroupCommitConfig, Lease, Listing, NodeLoad, Store, StoreError, format_time,
 };
 use chrono::Utc;
+use db::{drop_db, fresh_db, new_game, url_of};
 use std::time::Duration;
 use uuid::Uuid;
 
 const TTL: Duration = Duration::from_secs(30);
 const DEADLINE: Duration = Duration::from_secs(5);
 
-fn admin_url() -> String {
-    std::env::var("DATABASE_URL")
-        .ok()
-        .filter(|u| u.starts_with("postgres"))
-        .unwrap_or_else(|| "postgres://postgres@127.0.0.1:5432/postgres".into())
-}
-
 /// A store on a fresh database, and the database's name.
 async fn fresh() -> (Store, String) {
-    let name = format!("catan_cluster_test_{}", Uuid::new_v4().simple());
-    let admin = sqlx::PgPool::connect(&admin_url()).await.unwrap();
-    sqlx::query(&format!("CREATE DATABASE {name}"))
-        .execute(&admin)
-        .await
-        .unwrap();
-    admin.close().await;
-    let url = match admin_url().rfind('/') {
-        Some(i) => format!("{}/{name}", &admin_url()[..i]),
-        None => panic!("DATABASE_URL names no database"),
-    };
-    (Store::connect(&url).await.unwrap(), name)
+    let name = fresh_db("catan_cluster_test").await;
+    (Store::connect(&url_of(&name)).await.unwrap(), name)
 }
 
-async fn drop_db(store: Store, name: &str) {
+async fn drop_store(store: Store, name: &str) {
     store.close().await;
-    let admin = sqlx::PgPool::connect(&admin_url()).await.unwrap();
-    sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        .execute(&admin)
-        .await
-        .unwrap();
-    admin.close().await;
-}
-
-fn new_game(id: Uuid) -> NewGame {
-    NewGame {
-        id,
-        created: Utc::now(),
-        options: GameOptions {
-            players: 2,
-            ..GameOptions::default()
-        },
-        rules_version: catan_core::record::RULES_VERSION.to_string(),
-        seed: 7,
-        salt: "salt".into(),
-        seats: ["Ann", "Ben"]
-            .iter()
-            .map(|n| StoredSeat {
-                name: n.to_string(),
-                bot: None,
-                token_hash: None,
-            })
-            .collect(),
-        opener: None,
-        lobby: serde_json::json!({}),
-    }
+    drop_db(name).await;
 }
 
 fn action(seq: u64, seat: u8) -> RecordedAction {
@@ -140,7 +97,7 @@ async fn a_node_id_is_held_by_one_live_process() {
     );
     store.leave_cluster("a", second).await.unwrap();
     assert!(store.live_nodes(TTL).await.unwrap().is_empty());
-    drop_db(store, &db).await;
+    drop_store(store, &db).await;
 }
 
 #[tokio::test]
@@ -205,7 +162,7 @@ async fn one_claim_wins_and_takeovers_raise_the_epoch() {
         store.claim_lease(lobby, &holder, TTL).await.unwrap(),
         Some(4)
     );
-    drop_db(store, &db).await;
+    drop_store(store, &db).await;
 }
 
 #[tokio::test]
@@ -253,7 +210,7 @@ async fn renewals_publish_listings_and_orphans_are_found() {
     assert_eq!(orphans.len(), 2);
     assert!(orphans.contains(&never) && orphans.contains(&gone));
     let _ = e_gone;
-    drop_db(store, &db).await;
+    drop_store(store, &db).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -306,7 +263,7 @@ async fn an_old_owner_cannot_append_after_a_takeover() {
     let log = store.load_game(game).await.unwrap().unwrap().record.actions;
     let seats: Vec<(u64, u8)> = log.iter().map(|a| (a.seq, a.seat.0)).collect();
     assert_eq!(seats, vec![(1, 0), (2, 0)]);
-    drop_db(store, &db).await;
+    drop_store(store, &db).await;
 }
 
 /// An append racing a takeover: either it is stored before the takeover
@@ -351,5 +308,5 @@ async fn appends_racing_takeovers_never_fork_the_log() {
             );
         }
     }
-    drop_db(store, &db).await;
+    drop_store(store, &db).await;
 }

@@ -10,14 +10,15 @@
 
 #[path = "support/blackhole.rs"]
 mod blackhole;
+#[path = "support/db.rs"]
+mod db;
 
 use blackhole::BlackHole;
 use catan_core::record::RecordedAction;
-use catan_core::{Action, GameOptions, Seat};
-use catan_store::{
-    GroupCommit, GroupCommitConfig, NewGame, Store, StoreOptions, StoredSeat, format_time,
-};
+use catan_core::{Action, Seat};
+use catan_store::{GroupCommit, GroupCommitConfig, NewGame, Store, StoreOptions, format_time};
 use chrono::Utc;
+use db::{admin_url, drop_db, fresh_db};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -29,34 +30,6 @@ const DEADLINE: Duration = Duration::from_millis(1500);
 /// What an answer may take beyond the deadline (scheduling on a loaded box).
 const SLACK: Duration = Duration::from_millis(700);
 const GAMES: usize = 8;
-
-fn admin_url() -> String {
-    std::env::var("DATABASE_URL")
-        .ok()
-        .filter(|u| u.starts_with("postgres"))
-        .unwrap_or_else(|| "postgres://postgres@127.0.0.1:5432/postgres".into())
-}
-
-/// A fresh database; returns its name.
-async fn fresh_db() -> String {
-    let name = format!("catan_stall_test_{}", Uuid::new_v4().simple());
-    let admin = sqlx::PgPool::connect(&admin_url()).await.unwrap();
-    sqlx::query(&format!("CREATE DATABASE {name}"))
-        .execute(&admin)
-        .await
-        .unwrap();
-    admin.close().await;
-    name
-}
-
-async fn drop_db(name: &str) {
-    let admin = sqlx::PgPool::connect(&admin_url()).await.unwrap();
-    sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        .execute(&admin)
-        .await
-        .unwrap();
-    admin.close().await;
-}
 
 /// The admin URL's user and host, `host_port` instead of its port, `db` as
 /// the database.
@@ -82,27 +55,7 @@ fn upstream() -> SocketAddr {
 }
 
 fn new_game() -> NewGame {
-    NewGame {
-        id: Uuid::new_v4(),
-        created: Utc::now(),
-        options: GameOptions {
-            players: 2,
-            ..GameOptions::default()
-        },
-        rules_version: catan_core::record::RULES_VERSION.to_string(),
-        seed: 7,
-        salt: "salt".into(),
-        seats: ["Ann", "Ben"]
-            .iter()
-            .map(|n| StoredSeat {
-                name: n.to_string(),
-                bot: None,
-                token_hash: None,
-            })
-            .collect(),
-        opener: None,
-        lobby: serde_json::json!({}),
-    }
+    db::new_game(Uuid::new_v4())
 }
 
 fn action(seq: u64) -> RecordedAction {
@@ -122,7 +75,7 @@ fn action(seq: u64) -> RecordedAction {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn appends_during_a_stall_fail_in_time_and_settle_without_a_gap() {
-    let db = fresh_db().await;
+    let db = fresh_db("catan_stall_test").await;
     let proxy = BlackHole::start(upstream()).await;
     let opts = StoreOptions {
         statement_timeout: Duration::from_millis(1000),
@@ -228,7 +181,7 @@ async fn appends_during_a_stall_fail_in_time_and_settle_without_a_gap() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_statement_timeout_cancels_a_long_statement() {
-    let db = fresh_db().await;
+    let db = fresh_db("catan_stall_test").await;
     let opts = StoreOptions {
         statement_timeout: Duration::from_millis(300),
         ..StoreOptions::default()
@@ -261,7 +214,7 @@ async fn the_statement_timeout_cancels_a_long_statement() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stuck_append_does_not_hold_back_other_games() {
     use sqlx::{Connection, Executor};
-    let db = fresh_db().await;
+    let db = fresh_db("catan_stall_test").await;
     let url = format!("{}/{db}", admin_url().rsplit_once('/').unwrap().0);
     let store = Store::connect(&url).await.unwrap();
     let writer = GroupCommit::spawn(store.clone(), GroupCommitConfig::default());
