@@ -466,6 +466,23 @@ async fn a_killed_nodes_game_resumes_on_another_node() {
     let killed_at = Instant::now();
     nodes.remove(0).kill();
     let survivors = addrs[1..].to_vec();
+    // Asked at once, a survivor does not send the client to the dead node
+    // (nor refuse while the dead node's lease runs out): it waits for the
+    // lease, takes the lobby over (or learns who did) and names a live node.
+    let (st, v) = http(
+        survivors[0],
+        "GET",
+        &format!("/api/lobbies/{lobby}"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(st, 200, "asked right after the SIGKILL: {v}");
+    let owner = v["node_url"].as_str().map(addr_of);
+    assert!(
+        owner.is_some_and(|o| survivors.contains(&o)),
+        "a survivor named {owner:?} as the owner"
+    );
     let tasks: Vec<_> = players
         .into_iter()
         .map(|p| {

@@ -82,6 +82,21 @@ pub struct LeaseOwner {
     pub epoch: u64,
     /// Whether the lease is unexpired (its holder may be serving).
     pub live: bool,
+    /// How long until the lease expires (zero once it has).
+    pub expires_in: Duration,
+    /// How long ago the holding node last beat (`None`: no such node).
+    pub beat_age: Option<Duration>,
+}
+
+/// What a claim of a stored game's lease came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// Won, at this epoch.
+    Won(u64),
+    /// Another node holds the lease.
+    Held,
+    /// No such game in progress is stored (nothing was claimed).
+    NoGame,
 }
 
 /// A lobby's listing as its owner last published it.
@@ -104,6 +119,11 @@ fn pool(store: &Store) -> Result<&PgPool, StoreError> {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
+}
+
+/// A duration the database computed in milliseconds (negative: zero).
+fn millis(v: i64) -> Duration {
+    Duration::from_millis(u64::try_from(v).unwrap_or(0))
 }
 
 fn epoch_of(v: i64) -> u64 {
@@ -219,35 +239,68 @@ impl Store {
         node: &str,
         ttl: Duration,
     ) -> Result<Option<u64>, StoreError> {
-        // The takeover locks the lease row FOR UPDATE first: that is the
-        // one lock an append's FOR KEY SHARE waits for (and waits out), so
-        // a takeover and an append are ordered, while renewals (plain
-        // updates, FOR NO KEY UPDATE) never wait for appends nor they for
-        // renewals: with FOR SHARE they did, and deadlocked under load.
-        let mut tx = pool(self)?.begin().await?;
-        sqlx::query("SELECT 1 FROM lobby_leases WHERE lobby_id = $1 FOR UPDATE")
-            .bind(lobby_id)
-            .execute(&mut *tx)
-            .await?;
+        Ok(match self.claim(lobby_id, node, ttl, false).await? {
+            Claim::Won(epoch) => Some(epoch),
+            Claim::Held | Claim::NoGame => None,
+        })
+    }
+
+    /// Claims the lease of stored game `lobby_id` to take it over, like
+    /// [`Store::claim_lease`] but only while the game is stored and in
+    /// progress (checked in the same statement, so that a request for an
+    /// unknown id leases nothing).
+    pub async fn claim_game(
+        &self,
+        lobby_id: Uuid,
+        node: &str,
+        ttl: Duration,
+    ) -> Result<Claim, StoreError> {
+        self.claim(lobby_id, node, ttl, true).await
+    }
+
+    async fn claim(
+        &self,
+        lobby_id: Uuid,
+        node: &str,
+        ttl: Duration,
+        needs_game: bool,
+    ) -> Result<Claim, StoreError> {
+        // One statement (a takeover is one round trip). It locks the lease
+        // row FOR UPDATE before it writes: that is the one lock an append's
+        // FOR KEY SHARE waits for (and waits out), so a takeover and an
+        // append are ordered, while renewals (plain updates, FOR NO KEY
+        // UPDATE) never wait for appends nor they for renewals: with FOR
+        // SHARE they did, and deadlocked under load. The `lock` CTE runs
+        // inside the INSERT's condition, so it is taken before the write.
         let row = sqlx::query(
-            "INSERT INTO lobby_leases (lobby_id, node_id, epoch, expires) \
-             VALUES ($1, $2, 1, now() + make_interval(secs => $3 / 1000.0)) \
-             ON CONFLICT (lobby_id) DO UPDATE SET node_id = $2, \
-               epoch = lobby_leases.epoch + 1, expires = now() + make_interval(secs => $3 / 1000.0) \
-             WHERE lobby_leases.expires < now() OR lobby_leases.node_id IS NULL \
-                OR lobby_leases.node_id = $2 \
-             RETURNING epoch",
+            "WITH game AS (SELECT NOT $4 OR EXISTS (SELECT 1 FROM games \
+                             WHERE id = $1 AND status = 'in_progress') AS ok), \
+                  lock AS (SELECT 1 FROM lobby_leases WHERE lobby_id = $1 FOR UPDATE), \
+                  won AS ( \
+               INSERT INTO lobby_leases (lobby_id, node_id, epoch, expires) \
+               SELECT $1, $2, 1, now() + make_interval(secs => $3 / 1000.0) \
+               WHERE (SELECT ok FROM game) AND (SELECT count(*) FROM lock) >= 0 \
+               ON CONFLICT (lobby_id) DO UPDATE SET node_id = $2, \
+                 epoch = lobby_leases.epoch + 1, \
+                 expires = now() + make_interval(secs => $3 / 1000.0) \
+               WHERE lobby_leases.expires < now() OR lobby_leases.node_id IS NULL \
+                  OR lobby_leases.node_id = $2 \
+               RETURNING epoch) \
+             SELECT (SELECT ok FROM game) AS ok, (SELECT epoch FROM won) AS epoch",
         )
         .bind(lobby_id)
         .bind(node)
         .bind(ms(ttl))
-        .fetch_optional(&mut *tx)
+        .bind(needs_game)
+        .fetch_one(pool(self)?)
         .await?;
-        tx.commit().await?;
-        Ok(row
-            .map(|r| r.try_get::<i64, _>("epoch"))
-            .transpose()?
-            .map(epoch_of))
+        let ok: bool = row.try_get("ok")?;
+        let epoch: Option<i64> = row.try_get("epoch")?;
+        Ok(match (ok, epoch) {
+            (false, _) => Claim::NoGame,
+            (true, Some(e)) => Claim::Won(epoch_of(e)),
+            (true, None) => Claim::Held,
+        })
     }
 
     /// Renews every lease `node` holds at the given epochs for `ttl`, in one
@@ -323,7 +376,9 @@ impl Store {
     /// Who owns `lobby_id`, with the owner's URL. `None`: never leased.
     pub async fn lease_owner(&self, lobby_id: Uuid) -> Result<Option<LeaseOwner>, StoreError> {
         let row = sqlx::query(
-            "SELECT l.node_id, n.url, l.epoch, l.expires >= now() AND l.node_id IS NOT NULL AS live \
+            "SELECT l.node_id, n.url, l.epoch, l.expires >= now() AND l.node_id IS NOT NULL AS live, \
+               GREATEST(EXTRACT(EPOCH FROM l.expires - now()) * 1000, 0)::BIGINT AS expires_in_ms, \
+               (EXTRACT(EPOCH FROM now() - n.heartbeat) * 1000)::BIGINT AS beat_age_ms \
              FROM lobby_leases l LEFT JOIN cluster_nodes n ON n.id = l.node_id \
              WHERE l.lobby_id = $1",
         )
@@ -336,6 +391,8 @@ impl Store {
                 url: r.try_get("url")?,
                 epoch: epoch_of(r.try_get("epoch")?),
                 live: r.try_get("live")?,
+                expires_in: millis(r.try_get("expires_in_ms")?),
+                beat_age: r.try_get::<Option<i64>, _>("beat_age_ms")?.map(millis),
             })
         })
         .transpose()
@@ -359,17 +416,6 @@ impl Store {
             .map(|r| r.try_get("id"))
             .collect::<Result<_, sqlx::Error>>()
             .map_err(StoreError::from)
-    }
-
-    /// Whether game `id` is stored and in progress (one row read, not its
-    /// log: a takeover asks before it claims, and loads the log once after).
-    pub async fn game_in_progress(&self, id: Uuid) -> Result<bool, StoreError> {
-        let row =
-            sqlx::query("SELECT 1 AS one FROM games WHERE id = $1 AND status = 'in_progress'")
-                .bind(id)
-                .fetch_optional(pool(self)?)
-                .await?;
-        Ok(row.is_some())
     }
 
     /// The published listings of every lobby with a live lease.

@@ -25,7 +25,7 @@ mod sqlite;
 mod within;
 
 pub use batch::{BatchObserver, GroupCommit, GroupCommitConfig};
-pub use cluster::{FencedAction, Lease, LeaseOwner, Listing, NodeLoad, NodeRecord};
+pub use cluster::{Claim, FencedAction, Lease, LeaseOwner, Listing, NodeLoad, NodeRecord};
 pub use error::StoreError;
 pub use model::{
     GamePage, GameSummary, MAX_PER_PAGE, NewGame, StoredGame, StoredSeat, format_time, hash_token,

@@ -13,7 +13,7 @@ mod db;
 use catan_core::record::RecordedAction;
 use catan_core::{Action, Seat};
 use catan_store::{
-    GroupCommit, GroupCommitConfig, Lease, Listing, NodeLoad, Store, StoreError, format_time,
+    Claim, GroupCommit, GroupCommitConfig, Lease, Listing, NodeLoad, Store, StoreError, format_time,
 };
 use chrono::Utc;
 use db::{drop_db, fresh_db, new_game, url_of};
@@ -119,6 +119,16 @@ async fn one_claim_wins_and_takeovers_raise_the_epoch() {
     let owner = store.lease_owner(lobby).await.unwrap().unwrap();
     let holder = owner.node_id.clone().unwrap();
     assert!(owner.live);
+    // The time left is the database's; the holder never registered, so it
+    // has no beat (a client asking is told to wait for the lease).
+    assert!(owner.expires_in > TTL - Duration::from_secs(5) && owner.expires_in <= TTL);
+    assert_eq!(owner.beat_age, None);
+    store
+        .register_node(&holder, "http://127.0.0.1:3", Uuid::new_v4(), TTL)
+        .await
+        .unwrap();
+    let beat = store.lease_owner(lobby).await.unwrap().unwrap().beat_age;
+    assert!(beat.is_some_and(|b| b < Duration::from_secs(5)), "{beat:?}");
     // The holder claiming again is a takeover too (epoch 2); another node
     // is refused while the lease lives.
     assert_eq!(
@@ -130,6 +140,8 @@ async fn one_claim_wins_and_takeovers_raise_the_epoch() {
     // Expired: another node takes it over at epoch 3; the old holder's
     // renewal no longer holds it.
     expire(&store, lobby).await;
+    let expired = store.lease_owner(lobby).await.unwrap().unwrap();
+    assert!(!expired.live && expired.expires_in == Duration::ZERO);
     assert_eq!(store.claim_lease(lobby, other, TTL).await.unwrap(), Some(3));
     let old = [Lease {
         lobby_id: lobby,
@@ -209,7 +221,25 @@ async fn renewals_publish_listings_and_orphans_are_found() {
     let orphans = store.orphaned_games(10).await.unwrap();
     assert_eq!(orphans.len(), 2);
     assert!(orphans.contains(&never) && orphans.contains(&gone));
-    let _ = e_gone;
+    // Taking them over: the expired lease at its next epoch, the never
+    // leased at 1; a live lease is held; an id with no stored game in
+    // progress gets no lease at all.
+    assert_eq!(
+        store.claim_game(gone, "a", TTL).await.unwrap(),
+        Claim::Won(e_gone + 1)
+    );
+    assert_eq!(
+        store.claim_game(never, "a", TTL).await.unwrap(),
+        Claim::Won(1)
+    );
+    assert_eq!(store.claim_game(mine, "b", TTL).await.unwrap(), Claim::Held);
+    let unknown = Uuid::new_v4();
+    assert_eq!(
+        store.claim_game(unknown, "a", TTL).await.unwrap(),
+        Claim::NoGame
+    );
+    assert_eq!(store.lease_owner(unknown).await.unwrap(), None);
+    assert!(store.orphaned_games(10).await.unwrap().is_empty());
     drop_store(store, &db).await;
 }
 

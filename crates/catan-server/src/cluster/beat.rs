@@ -20,8 +20,9 @@ use uuid::Uuid;
 
 /// Orphaned games looked at per beat.
 const ORPHANS_PER_BEAT: i64 = 2_000;
-/// Takeovers run at once (each loads and replays one log).
-const TAKEOVERS_AT_ONCE: usize = 16;
+/// Orphans the reaper looks up at once (their takeovers then wait for the
+/// node's takeover permits, shared with the clients' requests).
+const REAPER_LOOKUPS: usize = 16;
 
 /// Runs the beat and the orphan reaper until the process ends.
 pub(super) async fn run(cluster: Cluster, mut lost: mpsc::UnboundedReceiver<Uuid>) {
@@ -240,7 +241,7 @@ async fn take_all(cluster: &Cluster, ids: Vec<Uuid>) -> usize {
                 }
             }
         })
-        .buffer_unordered(TAKEOVERS_AT_ONCE)
+        .buffer_unordered(REAPER_LOOKUPS)
         .fold(0, |n, one| async move { n + one })
         .await
 }

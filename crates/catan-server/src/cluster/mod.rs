@@ -16,10 +16,11 @@ pub mod route;
 
 use crate::lobby::{CloseReason, LobbyHandle};
 use crate::registry::Registry;
-use catan_store::{NodeRecord, Store, StoreError};
+use catan_store::{Claim, LeaseOwner, NodeRecord, Store, StoreError};
 use leases::Leases;
-use std::sync::Arc;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use uuid::Uuid;
 
@@ -48,7 +49,24 @@ struct Inner {
     lease: Duration,
     draining: AtomicBool,
     sockets: Arc<AtomicUsize>,
+    /// One lookup at a time per lobby not served here: the clients of a
+    /// lobby whose node died all ask at once, and the first one's takeover
+    /// answers the others (who then find it here) instead of each claiming
+    /// and loading the log again.
+    gates: Mutex<HashMap<Uuid, Arc<tokio::sync::Mutex<()>>>>,
+    /// Takeovers at once (the reaper's and the clients'): each holds a
+    /// database connection while it claims and loads, and waiting here
+    /// rather than for the pool keeps the journal's appends flowing (and
+    /// never times a takeover out waiting for a connection).
+    takeovers: tokio::sync::Semaphore,
 }
+
+/// See `Inner::takeovers`: below the store's pool of ten connections.
+const TAKEOVERS_AT_ONCE: usize = 6;
+
+/// How long after its lease's expiry a takeover of a dead node's lobby is
+/// tried: the expiry is the database's, read a moment ago.
+const EXPIRY_SLACK: Duration = Duration::from_millis(50);
 
 /// This node's membership of the cluster. Cheap to clone.
 #[derive(Clone)]
@@ -147,6 +165,8 @@ impl Cluster {
                 lease,
                 draining: AtomicBool::new(false),
                 sockets,
+                gates: Mutex::new(HashMap::new()),
+                takeovers: tokio::sync::Semaphore::new(TAKEOVERS_AT_ONCE),
             }),
         };
         tokio::spawn(beat::run(cluster.clone(), lost));
@@ -203,17 +223,66 @@ impl Cluster {
     }
 
     /// Where `lobby` is served; takes it over from its log when nobody
-    /// serves it (its node died or handed it away) and this node may.
+    /// serves it (its node died or handed it away) and this node may. A
+    /// lobby whose node stopped beating is waited for until its lease runs
+    /// out (at most the lease time) and then taken over, so that the client
+    /// is not sent to a dead node.
     pub async fn locate(&self, lobby: Uuid) -> Result<Located, StoreError> {
+        self.locate_gated(lobby, false).await
+    }
+
+    /// Where `lobby` is served, after its owner's node could not be reached
+    /// at the URL `locate` gave: it is taken for gone, waited for and taken
+    /// over like one that stopped beating (its lease decides: a node that
+    /// is alive after all keeps renewing it, and the answer names it again).
+    pub async fn locate_unreachable(&self, lobby: Uuid) -> Result<Located, StoreError> {
+        self.locate_gated(lobby, true).await
+    }
+
+    async fn locate_gated(&self, lobby: Uuid, unreachable: bool) -> Result<Located, StoreError> {
+        if let Some(h) = self.inner.registry.get(lobby) {
+            return Ok(Located::Here(h));
+        }
+        let gate = self.gate(lobby);
+        let found = {
+            let _turn = gate.lock().await;
+            self.find(lobby, unreachable).await
+        };
+        self.ungate(lobby, &gate);
+        found
+    }
+
+    /// The lookup lock of `lobby`, made on first use.
+    fn gate(&self, lobby: Uuid) -> Arc<tokio::sync::Mutex<()>> {
+        let mut gates = self.inner.gates.lock().unwrap_or_else(|p| p.into_inner());
+        gates.entry(lobby).or_default().clone()
+    }
+
+    /// Forgets `lobby`'s lookup lock once nobody else holds or waits for it
+    /// (counted under the map's lock, where new holders clone it).
+    fn ungate(&self, lobby: Uuid, gate: &Arc<tokio::sync::Mutex<()>>) {
+        let mut gates = self.inner.gates.lock().unwrap_or_else(|p| p.into_inner());
+        if gates.get(&lobby).is_some_and(|g| Arc::ptr_eq(g, gate)) && Arc::strong_count(gate) <= 2 {
+            gates.remove(&lobby);
+        }
+    }
+
+    async fn find(&self, lobby: Uuid, unreachable: bool) -> Result<Located, StoreError> {
+        // Another lookup may have taken it over while this one waited.
         if let Some(h) = self.inner.registry.get(lobby) {
             return Ok(Located::Here(h));
         }
         match self.inner.store.lease_owner(lobby).await? {
             Some(owner) if owner.live && owner.node_id.as_deref() != Some(self.id()) => {
-                return Ok(match owner.url {
-                    Some(url) => Located::There(url),
-                    None => Located::Moving,
-                });
+                if !(unreachable || self.holder_gone(&owner)) {
+                    return Ok(match owner.url {
+                        Some(url) => Located::There(url),
+                        None => Located::Moving,
+                    });
+                }
+                // Its node cannot renew the lease: wait for it to run out
+                // (the claim below fails if the node renewed after all).
+                tokio::time::sleep(owner.expires_in + EXPIRY_SLACK).await;
             }
             _ => {}
         }
@@ -223,20 +292,33 @@ impl Cluster {
         self.take_over(lobby).await
     }
 
+    /// Whether the node holding a live lease has missed two beats (or left
+    /// the node list): it will not renew, so the lease will run out.
+    fn holder_gone(&self, owner: &LeaseOwner) -> bool {
+        owner
+            .beat_age
+            .is_none_or(|age| age > self.inner.lease * 2 / 3)
+    }
+
     /// Claims `lobby` and resumes it from its log.
     async fn take_over(&self, lobby: Uuid) -> Result<Located, StoreError> {
         let store = &self.inner.store;
-        // Only a stored game in progress can be taken over (asked before
-        // the claim, so that a request for an unknown id leases nothing).
-        if !store.game_in_progress(lobby).await? {
-            return Ok(Located::Nowhere);
-        }
-        if !self.claim(lobby).await? {
+        // Never closed, so acquiring cannot fail.
+        let _turn = self.inner.takeovers.acquire().await;
+        match store
+            .claim_game(lobby, &self.inner.id, self.inner.lease)
+            .await?
+        {
+            Claim::Won(epoch) => self.inner.leases.insert(lobby, epoch),
+            // Only a stored game in progress can be taken over.
+            Claim::NoGame => return Ok(Located::Nowhere),
             // Someone was faster: ask again where it went.
-            return Ok(match store.lease_owner(lobby).await? {
-                Some(o) if o.live => o.url.map_or(Located::Moving, Located::There),
-                _ => Located::Moving,
-            });
+            Claim::Held => {
+                return Ok(match store.lease_owner(lobby).await? {
+                    Some(o) if o.live => o.url.map_or(Located::Moving, Located::There),
+                    _ => Located::Moving,
+                });
+            }
         }
         let began = std::time::Instant::now();
         match crate::persist::resume_on_demand(&self.inner.registry, store, lobby).await {

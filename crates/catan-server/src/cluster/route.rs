@@ -67,6 +67,14 @@ fn moving() -> Response {
     .into_response()
 }
 
+fn unreachable_owner() -> Response {
+    Refusal::new(
+        Code::LobbyMoved,
+        "the server of this lobby cannot be reached; try again in a moment",
+    )
+    .into_response()
+}
+
 /// The middleware: forwards requests for lobbies another node serves,
 /// takes over lobbies nobody serves, and lets everything else through.
 pub async fn forward(State(st): State<AppState>, req: Request, next: Next) -> Response {
@@ -90,19 +98,7 @@ pub async fn forward(State(st): State<AppState>, req: Request, next: Next) -> Re
             tracing::info!(lobby_id = %id, owner = %url, "forwarded request for a lobby not here");
             moving()
         }
-        Ok(Located::There(url)) => {
-            let target = format!("{url}{}", path.path_and_query().map_or("", |p| p.as_str()));
-            proxy(cluster.id(), &target, req, st.config.http_timeout())
-                .await
-                .unwrap_or_else(|why| {
-                    tracing::warn!(lobby_id = %id, owner = %url, %why, "cannot forward to the lobby's node");
-                    Refusal::new(
-                        Code::LobbyMoved,
-                        "the server of this lobby cannot be reached; try again in a moment",
-                    )
-                    .into_response()
-                })
-        }
+        Ok(Located::There(url)) => forward_there(&st, &cluster, id, &url, req, next).await,
         Err(e) => {
             tracing::warn!(lobby_id = %id, error = %e, "cannot tell where the lobby is");
             Refusal::new(
@@ -114,17 +110,66 @@ pub async fn forward(State(st): State<AppState>, req: Request, next: Next) -> Re
     }
 }
 
-/// Sends `req` to `target` and answers with its response.
+/// Forwards a request for lobby `id` to its owner at `url`; when the owner
+/// cannot be reached, waits for its lease and serves the lobby here if this
+/// node takes it over, or forwards once to whichever node did.
+async fn forward_there(
+    st: &AppState,
+    cluster: &super::Cluster,
+    id: Uuid,
+    url: &str,
+    req: Request,
+    next: Next,
+) -> Response {
+    let (parts, body) = req.into_parts();
+    let tail = parts
+        .extensions
+        .get::<OriginalUri>()
+        .map_or_else(|| parts.uri.clone(), |o| o.0.clone());
+    let tail = tail.path_and_query().map_or("", |p| p.as_str()).to_string();
+    let body = match axum::body::to_bytes(body, crate::MAX_BODY).await {
+        Ok(b) => b,
+        // Over the size limit, or the client went away.
+        Err(e) => {
+            return Refusal::new(Code::BadJson, format!("cannot read the body: {e}"))
+                .into_response();
+        }
+    };
+    let limit = st.config.http_timeout();
+    let why = match proxy(
+        cluster.id(),
+        &format!("{url}{tail}"),
+        &parts,
+        body.clone(),
+        limit,
+    )
+    .await
+    {
+        Ok(answer) => return answer,
+        Err(why) => why,
+    };
+    tracing::warn!(lobby_id = %id, owner = %url, %why, "cannot forward to the lobby's node");
+    // Its node may have died: wait for its lease and take the lobby over.
+    match cluster.locate_unreachable(id).await {
+        Ok(Located::Here(_)) => next.run(Request::from_parts(parts, Body::from(body))).await,
+        Ok(Located::There(now)) if now != url => {
+            proxy(cluster.id(), &format!("{now}{tail}"), &parts, body, limit)
+                .await
+                .unwrap_or_else(|_| unreachable_owner())
+        }
+        _ => unreachable_owner(),
+    }
+}
+
+/// Sends the request (`parts` and `body`) to `target` and answers with its
+/// response.
 async fn proxy(
     me: &str,
     target: &str,
-    req: Request,
+    parts: &axum::http::request::Parts,
+    body: axum::body::Bytes,
     limit: std::time::Duration,
 ) -> Result<Response, String> {
-    let (parts, body) = req.into_parts();
-    let body = axum::body::to_bytes(body, crate::MAX_BODY)
-        .await
-        .map_err(|e| format!("reading the body: {e}"))?;
     let mut out = hyper::Request::builder()
         .method(parts.method.clone())
         .uri(target);
