@@ -28,10 +28,14 @@ pub(crate) fn lobby_meta(settings: &LobbySettings) -> Result<serde_json::Value, 
 /// The settings of a stored game's lobby. A game whose lobby metadata is
 /// missing or unreadable (written by another tool) becomes a private lobby
 /// named "Recovered game" with default timers and `bot_delay_ms`: the game
-/// itself does not depend on them.
+/// itself does not depend on them. The game options are always the
+/// record's, since the game is replayed with those.
 pub(crate) fn lobby_settings(stored: &StoredGame, bot_delay_ms: u64) -> LobbySettings {
     serde_json::from_value::<LobbyMeta>(stored.lobby.clone())
-        .map(|m| m.settings)
+        .map(|m| LobbySettings {
+            options: stored.record.options,
+            ..m.settings
+        })
         .unwrap_or_else(|_| LobbySettings {
             name: "Recovered game".into(),
             public: false,
@@ -73,8 +77,11 @@ mod tests {
             turn_timer: TurnTimer::default(),
             bot_delay_ms: 5,
         };
-        let g = stored(lobby_meta(&settings).unwrap());
+        let mut g = stored(lobby_meta(&settings).unwrap());
         assert_eq!(lobby_settings(&g, 999), settings);
+        // The record's options win over metadata that says otherwise.
+        g.record.options.vp_target = 8;
+        assert_eq!(lobby_settings(&g, 999).options, g.record.options);
     }
 
     #[test]
