@@ -11,7 +11,7 @@ mod replay;
 mod verify;
 
 pub use commitment::{SEED_COMMITMENT_PREFIX, commitment, random_salt};
-pub use replay::{Replay, ReplayError, ReplayStep, replay};
+pub use replay::{OutcomeMismatch, Replay, ReplayError, ReplayStep, replay};
 pub use verify::{VerifyError, VerifyReport, verify};
 
 use crate::action::Action;
@@ -253,6 +253,35 @@ impl Outcome {
 }
 
 impl GameRecord {
+    /// The record of a game that starts now: no action yet, in progress,
+    /// with the commitment to `seed`. The record keeps the seed itself for
+    /// whoever plays the game on; strip it (`seed = None`) before showing
+    /// the record of a running game to anyone. `opener` is the roll that
+    /// `Game::new(options, seed)` made, when the caller has it.
+    pub fn start(
+        game_id: String,
+        created: String,
+        options: GameOptions,
+        seats: Vec<SeatRecord>,
+        seed: SeedReveal,
+        opener: Option<OpenerRoll>,
+    ) -> GameRecord {
+        GameRecord {
+            format: FORMAT_VERSION,
+            game_id,
+            created,
+            rules_version: RULES_VERSION.to_string(),
+            options,
+            seats,
+            seed_commitment: commitment(seed.seed, &seed.salt),
+            seed: Some(seed),
+            status: GameStatus::InProgress,
+            result: None,
+            opener,
+            actions: Vec::new(),
+        }
+    }
+
     /// Whether the replayed `game` has ended (used to fill in `status`).
     pub fn status_of(game: &Game) -> GameStatus {
         if game.phase == Phase::Finished {

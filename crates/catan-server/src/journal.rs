@@ -6,16 +6,19 @@
 //! `storage_unavailable` and the game stays as it was. A failure marked
 //! [`JournalError::in_doubt`] (the append timed out, it may still commit) is
 //! settled with [`Journal::settle`] before the game takes another action
-//! (see `lobby::settle`). A record holds what is
-//! needed to rebuild a lobby: settings, seed, seats (token hashes only) and
-//! the actions in order. [`MemoryJournal`] keeps it in memory (the default and
-//! the tests' journal); the persistent store plugs in behind the same trait.
+//! (see `lobby::settle`).
+//!
+//! The journal speaks the game record's vocabulary: a game starts as a
+//! [`StoredGame`] (the core record with no action yet, plus the seats'
+//! token hashes and the lobby's settings as metadata), each action is a
+//! [`RecordedAction`], the end a [`GameResult`]. A lobby is rebuilt from
+//! the same [`StoredGame`] (`LobbyActor::resume`). [`MemoryJournal`] keeps
+//! them in memory (the default and the tests' journal); the persistent
+//! store plugs in behind the same trait.
 
-use crate::settings::LobbySettings;
-use catan_bots::BotKind;
-use catan_core::record::Outcome;
-use catan_core::{Action, Seat};
-use serde::{Deserialize, Serialize};
+use catan_core::Seat;
+use catan_core::record::{GameResult, GameStatus, RecordedAction, SeatRecord};
+use catan_store::StoredGame;
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
@@ -70,99 +73,29 @@ impl JournalError {
 /// A boxed future, so that [`Journal`] stays object safe.
 pub type JournalFuture<'a> = Pin<Box<dyn Future<Output = Result<(), JournalError>> + Send + 'a>>;
 
-/// Who sits in a seat, as recorded.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum SeatOccupant {
-    /// A person, known by the SHA-256 (hex) of their seat token.
-    Human {
-        /// Display name.
-        name: String,
-        /// Hex SHA-256 of the seat token.
-        token_hash: String,
-    },
-    /// A bot.
-    Bot {
-        /// Display name.
-        name: String,
-        /// Which bot.
-        bot: BotKind,
-    },
-}
-
-/// One seat as recorded.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SeatRecord {
-    /// The seat.
-    pub seat: Seat,
-    /// Its occupant.
-    pub occupant: SeatOccupant,
-}
-
-/// A game's start: enough, with the actions, to rebuild it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct GameStart {
-    /// The lobby (and game) id.
-    pub lobby_id: Uuid,
-    /// The lobby's settings.
-    pub settings: LobbySettings,
-    /// The game seed (secret while the game runs).
-    pub seed: u64,
-    /// The salt of the seed commitment published at the start (secret too).
-    #[serde(default)]
-    pub salt: String,
-    /// Every seat.
-    pub seats: Vec<SeatRecord>,
-}
-
-/// One accepted action.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct JournalEntry {
-    /// The lobby.
-    pub lobby_id: Uuid,
-    /// 1-based position in the game: the version after this action.
-    pub seq: u64,
-    /// Who acted.
-    pub seat: Seat,
-    /// What they did.
-    pub action: Action,
-    /// What the action's random steps produced (dice, card drawn, resource
-    /// stolen), so that the record can be verified against the seed.
-    #[serde(default)]
-    pub outcome: Outcome,
-    /// Whether a stand-in acted for an absent or slow player.
-    pub stand_in: bool,
-    /// Whether a bot seat acted.
-    pub bot: bool,
-}
-
-/// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GameResult {
-    /// The lobby.
-    pub lobby_id: Uuid,
-    /// The winner.
-    pub winner: Option<Seat>,
-    /// The final version.
-    pub version: u64,
-}
-
 /// Where accepted actions go before anyone hears of them.
 pub trait Journal: Send + Sync + 'static {
-    /// A game started.
-    fn game_started<'a>(&'a self, start: &'a GameStart) -> JournalFuture<'a>;
-    /// An action was accepted; resolves once it is durable.
-    fn append<'a>(&'a self, entry: &'a JournalEntry) -> JournalFuture<'a>;
-    /// Settles an append that failed in doubt: makes sure `entry` is
+    /// A game started: `game` has no action yet, its id is the lobby's.
+    fn game_started<'a>(&'a self, game: &'a StoredGame) -> JournalFuture<'a>;
+    /// An action of lobby `lobby_id` was accepted; resolves once it is durable.
+    fn append<'a>(&'a self, lobby_id: Uuid, action: &'a RecordedAction) -> JournalFuture<'a>;
+    /// Settles an append that failed in doubt: makes sure `action` is
     /// recorded (recording it if the earlier attempt did not) and resolves
     /// `Ok` once it is durable. An `in_doubt` error means the journal cannot
-    /// tell yet (try again later); another error that the entry will never
-    /// be recorded (its seq holds a different entry, or the game is gone).
-    fn settle<'a>(&'a self, entry: &'a JournalEntry) -> JournalFuture<'a>;
-    /// A seat changed hands during a game (a player left and a bot took over).
-    fn seat_changed<'a>(&'a self, lobby_id: Uuid, seat: &'a SeatRecord) -> JournalFuture<'a>;
-    /// The game ended.
-    fn game_finished<'a>(&'a self, result: &'a GameResult) -> JournalFuture<'a>;
+    /// tell yet (try again later); another error that the action will never
+    /// be recorded (its seq holds a different action, or the game is gone).
+    fn settle<'a>(&'a self, lobby_id: Uuid, action: &'a RecordedAction) -> JournalFuture<'a>;
+    /// A seat changed hands during a game (a player left and a bot took
+    /// over): `occupant` sits in `seat` now, with `token_hash` if a person.
+    fn seat_changed<'a>(
+        &'a self,
+        lobby_id: Uuid,
+        seat: Seat,
+        occupant: &'a SeatRecord,
+        token_hash: Option<&'a str>,
+    ) -> JournalFuture<'a>;
+    /// The game of lobby `lobby_id` ended as `result`.
+    fn game_finished<'a>(&'a self, lobby_id: Uuid, result: &'a GameResult) -> JournalFuture<'a>;
     /// Whether a game can be rebuilt from this journal after its lobby is
     /// gone from memory: only then may an idle running game be unloaded.
     fn durable(&self) -> bool {
@@ -170,23 +103,12 @@ pub trait Journal: Send + Sync + 'static {
     }
 }
 
-/// Everything recorded about one game.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GameRecord {
-    /// The start.
-    pub start: GameStart,
-    /// Accepted actions in order.
-    pub entries: Vec<JournalEntry>,
-    /// The end, once there is one.
-    pub result: Option<GameResult>,
-}
-
 /// An in-memory journal; `set_failing(true)` makes it refuse, and
 /// `set_in_doubt(true)` makes appends answer in doubt although they were
 /// recorded (a late commit), for tests of the `storage_unavailable` paths.
 #[derive(Default)]
 pub struct MemoryJournal {
-    games: Mutex<HashMap<Uuid, GameRecord>>,
+    games: Mutex<HashMap<Uuid, StoredGame>>,
     failing: AtomicBool,
     in_doubt: AtomicBool,
 }
@@ -210,12 +132,12 @@ impl MemoryJournal {
         self.in_doubt.store(in_doubt, Ordering::SeqCst);
     }
 
-    /// The record of one game.
-    pub fn record(&self, lobby_id: Uuid) -> Option<GameRecord> {
+    /// Everything recorded about one game.
+    pub fn record(&self, lobby_id: Uuid) -> Option<StoredGame> {
         self.lock().get(&lobby_id).cloned()
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, GameRecord>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, StoredGame>> {
         // A panic while holding this lock cannot leave a record half-written
         // in a way later readers care about, so a poisoned lock is usable.
         self.games.lock().unwrap_or_else(|p| p.into_inner())
@@ -232,7 +154,7 @@ impl MemoryJournal {
     fn with_game(
         &self,
         lobby_id: Uuid,
-        f: impl FnOnce(&mut GameRecord),
+        f: impl FnOnce(&mut StoredGame),
     ) -> Result<(), JournalError> {
         self.check()?;
         let mut games = self.lock();
@@ -245,24 +167,17 @@ impl MemoryJournal {
 }
 
 impl Journal for MemoryJournal {
-    fn game_started<'a>(&'a self, start: &'a GameStart) -> JournalFuture<'a> {
+    fn game_started<'a>(&'a self, game: &'a StoredGame) -> JournalFuture<'a> {
         Box::pin(async move {
             self.check()?;
-            self.lock().insert(
-                start.lobby_id,
-                GameRecord {
-                    start: start.clone(),
-                    entries: Vec::new(),
-                    result: None,
-                },
-            );
+            self.lock().insert(game.id, game.clone());
             Ok(())
         })
     }
 
-    fn append<'a>(&'a self, entry: &'a JournalEntry) -> JournalFuture<'a> {
+    fn append<'a>(&'a self, lobby_id: Uuid, action: &'a RecordedAction) -> JournalFuture<'a> {
         Box::pin(async move {
-            self.with_game(entry.lobby_id, |g| g.entries.push(entry.clone()))?;
+            self.with_game(lobby_id, |g| g.record.actions.push(action.clone()))?;
             if self.in_doubt.load(Ordering::SeqCst) {
                 return Err(JournalError::in_doubt("the memory journal is set to doubt"));
             }
@@ -270,33 +185,45 @@ impl Journal for MemoryJournal {
         })
     }
 
-    fn settle<'a>(&'a self, entry: &'a JournalEntry) -> JournalFuture<'a> {
+    fn settle<'a>(&'a self, lobby_id: Uuid, action: &'a RecordedAction) -> JournalFuture<'a> {
         Box::pin(async move {
             if self.failing.load(Ordering::SeqCst) || self.in_doubt.load(Ordering::SeqCst) {
                 return Err(JournalError::in_doubt("the memory journal cannot tell yet"));
             }
-            // Record what is missing; an entry recorded already stays once.
-            self.with_game(entry.lobby_id, |g| {
-                if !g.entries.iter().any(|e| e.seq == entry.seq) {
-                    g.entries.push(entry.clone());
+            // Record what is missing; an action recorded already stays once.
+            self.with_game(lobby_id, |g| {
+                if !g.record.actions.iter().any(|a| a.seq == action.seq) {
+                    g.record.actions.push(action.clone());
                 }
             })
         })
     }
 
-    fn seat_changed<'a>(&'a self, lobby_id: Uuid, seat: &'a SeatRecord) -> JournalFuture<'a> {
+    fn seat_changed<'a>(
+        &'a self,
+        lobby_id: Uuid,
+        seat: Seat,
+        occupant: &'a SeatRecord,
+        token_hash: Option<&'a str>,
+    ) -> JournalFuture<'a> {
         Box::pin(async move {
             self.with_game(lobby_id, |g| {
-                if let Some(s) = g.start.seats.iter_mut().find(|s| s.seat == seat.seat) {
-                    *s = seat.clone();
+                if let Some(s) = g.record.seats.get_mut(seat.index()) {
+                    *s = occupant.clone();
+                }
+                if let Some(t) = g.token_hashes.get_mut(seat.index()) {
+                    *t = token_hash.map(str::to_string);
                 }
             })
         })
     }
 
-    fn game_finished<'a>(&'a self, result: &'a GameResult) -> JournalFuture<'a> {
-        Box::pin(
-            async move { self.with_game(result.lobby_id, |g| g.result = Some(result.clone())) },
-        )
+    fn game_finished<'a>(&'a self, lobby_id: Uuid, result: &'a GameResult) -> JournalFuture<'a> {
+        Box::pin(async move {
+            self.with_game(lobby_id, |g| {
+                g.record.status = GameStatus::Finished;
+                g.record.result = Some(result.clone());
+            })
+        })
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::config::Config;
 use crate::error::{Code, Refusal};
-use crate::journal::{GameRecord, Journal};
+use crate::journal::Journal;
 use crate::lobby::LobbyHandle;
 use crate::lobby::actor::LobbyActor;
 use crate::lobby::env::LobbyEnv;
@@ -11,6 +11,7 @@ use crate::lobby::info::LobbyInfo;
 use crate::lobby::resume::ResumeError;
 use crate::settings::LobbySettings;
 use crate::token::TokenHash;
+use catan_store::StoredGame;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -121,11 +122,11 @@ impl Registry {
         Ok((handle, snapshot))
     }
 
-    /// Rebuilds a lobby from its journal record and starts its actor. If the
+    /// Rebuilds a lobby from its stored game and starts its actor. If the
     /// lobby is live already (two requests resumed it at once), that one is
     /// kept and returned.
-    pub fn resume(&self, record: &GameRecord) -> Result<LobbyHandle, ResumeError> {
-        let (actor, handle) = LobbyActor::resume(record, self.inner.env.clone())?;
+    pub fn resume(&self, stored: &StoredGame) -> Result<LobbyHandle, ResumeError> {
+        let (actor, handle) = LobbyActor::resume(stored, self.inner.env.clone())?;
         let id = handle.id();
         let mut map = self.write();
         if let Some(live) = map.get(&id)

@@ -42,9 +42,14 @@ async fn slow_player_gets_a_stand_in_marked_as_such() {
         }
     }
     let rec = srv.journal.record(lobby.id.parse().unwrap()).unwrap();
-    let marked: Vec<_> = rec.entries.iter().filter(|e| e.stand_in).collect();
+    let marked: Vec<_> = rec.record.actions.iter().filter(|a| a.stand_in).collect();
     assert!(marked.len() >= 2);
-    assert!(marked.iter().all(|e| !e.bot));
+    // Stand-ins act for the absent person, never for a bot seat.
+    assert!(
+        marked
+            .iter()
+            .all(|a| rec.record.seats[a.seat.index()].bot.is_none())
+    );
     // The player is still seated and may act themselves.
     let (_, info) = http(
         srv.addr,

@@ -52,8 +52,10 @@ async fn full_bot_game_with_spectator() {
     assert_eq!(info["status"], "finished");
     let rec = srv.journal.record(lobby.id.parse().unwrap()).unwrap();
     assert_eq!(
-        rec.result.unwrap().winner.map(|s| s.0 as usize),
+        rec.record.result.unwrap().winner.map(|s| s.0 as usize),
         Some(winner)
     );
-    assert!(rec.entries.iter().all(|e| e.bot && !e.stand_in));
+    assert!(rec.record.seats.iter().all(|s| s.bot.is_some()));
+    assert!(rec.token_hashes.iter().all(Option::is_none));
+    assert!(rec.record.actions.iter().all(|a| !a.stand_in));
 }

@@ -12,7 +12,7 @@ use uuid::Uuid;
 /// Actions the journal holds for a lobby.
 fn logged(srv: &Server, lobby: &Lobby) -> usize {
     let id = Uuid::parse_str(&lobby.id).unwrap();
-    srv.journal.record(id).map_or(0, |r| r.entries.len())
+    srv.journal.record(id).map_or(0, |r| r.record.actions.len())
 }
 
 async fn bot_lobby(srv: &Server, options: serde_json::Value) -> Lobby {

@@ -69,7 +69,7 @@ async fn an_action_in_doubt_is_refused_held_and_adopted_once_it_is_known() {
         .journal
         .record(Uuid::parse_str(&lobby.id).unwrap())
         .unwrap();
-    let seqs: Vec<u64> = record.entries.iter().map(|e| e.seq).collect();
+    let seqs: Vec<u64> = record.record.actions.iter().map(|e| e.seq).collect();
     assert_eq!(seqs, (1..=version + 1).collect::<Vec<_>>());
     // The action is not applied twice: sent again at the old version it is
     // stale; play goes on at the new one.

@@ -7,8 +7,8 @@ mod harness;
 
 use catan_core::GameOptions;
 use catan_core::Seat;
-use catan_core::record::{GameResult, GameStatus, RULES_VERSION};
-use catan_store::{NewGame, Store, StoredSeat, hash_token};
+use catan_core::record::{GameRecord, GameResult, GameStatus, SeatRecord, SeedReveal};
+use catan_store::{Store, StoredGame, format_time, hash_token};
 use chrono::{Duration as Days, TimeZone, Utc};
 use harness::*;
 use serde_json::{Value, json};
@@ -18,24 +18,27 @@ use uuid::Uuid;
 async fn finished_game(store: &Store, names: &[&str], day: i64) -> Uuid {
     let id = Uuid::new_v4();
     let created = Utc.with_ymd_and_hms(2025, 1, 1, 12, 0, 0).unwrap() + Days::days(day);
-    let game = NewGame {
-        id,
-        created,
-        options: GameOptions::default(),
-        rules_version: RULES_VERSION.into(),
+    let seats = names
+        .iter()
+        .map(|n| SeatRecord {
+            name: (*n).into(),
+            bot: None,
+        })
+        .collect();
+    let reveal = SeedReveal {
         seed: day as u64,
         salt: "salt".into(),
-        seats: names
-            .iter()
-            .map(|n| StoredSeat {
-                name: (*n).into(),
-                bot: None,
-                token_hash: Some(hash_token(n)),
-            })
-            .collect(),
-        opener: None,
-        lobby: json!({}),
     };
+    let record = GameRecord::start(
+        id.to_string(),
+        format_time(created),
+        GameOptions::default(),
+        seats,
+        reveal,
+        None,
+    );
+    let token_hashes = names.iter().map(|n| Some(hash_token(n))).collect();
+    let game = StoredGame::start(record, token_hashes, json!({})).unwrap();
     store.create_game(&game).await.unwrap();
     let result = GameResult {
         winner: Some(Seat(0)),

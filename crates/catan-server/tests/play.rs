@@ -75,9 +75,10 @@ async fn two_humans_two_bots_play_opening_and_turns() {
         .journal
         .record(lobby.id.parse().unwrap())
         .expect("game recorded");
-    assert!(rec.entries.len() as u64 >= a.version.min(b.version));
+    assert!(rec.record.actions.len() as u64 >= a.version.min(b.version));
     assert!(
-        rec.entries
+        rec.record
+            .actions
             .iter()
             .enumerate()
             .all(|(i, e)| e.seq == i as u64 + 1)

@@ -144,7 +144,9 @@ async fn r46_r48_no_viewer_learns_hidden_information() {
             .journal
             .record(lobby.id.parse().unwrap())
             .unwrap()
-            .start
+            .record
+            .seed
+            .unwrap()
             .seed;
         let mut seen_hidden_event = false;
         for (i, c) in done.iter().enumerate() {

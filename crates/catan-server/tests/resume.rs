@@ -31,7 +31,7 @@ async fn lobby_resumes_from_its_journal() {
     }
     let (version, view) = (me.version, me.view.clone());
     let record = srv.journal.record(lobby.id.parse().unwrap()).unwrap();
-    assert_eq!(record.entries.len() as u64, version);
+    assert_eq!(record.record.actions.len() as u64, version);
 
     // A second server resumes the game from the record alone.
     let other = start(test_config()).await;

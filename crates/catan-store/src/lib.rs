@@ -27,9 +27,7 @@ mod within;
 pub use batch::{BatchObserver, GroupCommit, GroupCommitConfig};
 pub use cluster::{Claim, FencedAction, Lease, LeaseOwner, Listing, NodeLoad, NodeRecord};
 pub use error::StoreError;
-pub use model::{
-    GamePage, GameSummary, MAX_PER_PAGE, NewGame, StoredGame, StoredSeat, format_time, hash_token,
-};
+pub use model::{GamePage, GameSummary, MAX_PER_PAGE, StoredGame, format_time, hash_token};
 
 use catan_core::record::{GameRecord, GameResult, GameStatus, RecordedAction};
 use chrono::{DateTime, Utc};
@@ -125,12 +123,15 @@ impl Store {
         Ok(())
     }
 
-    /// Records a new game (status `in_progress`) with the commitment of its
-    /// seed and salt. Fails with [`StoreError::DuplicateGame`] if the id exists.
-    pub async fn create_game(&self, game: &NewGame) -> Result<(), StoreError> {
+    /// Records a game that starts (status `in_progress`, no action yet, its
+    /// seed and the seed's commitment, as [`GameRecord::start`] makes it);
+    /// anything else is [`StoreError::Invalid`]. Fails with
+    /// [`StoreError::DuplicateGame`] if the id exists.
+    pub async fn create_game(&self, game: &StoredGame) -> Result<(), StoreError> {
+        let row = rows::NewGameRow::of(game)?;
         match self {
-            Store::Postgres(p) => postgres::create_game(p, game).await,
-            Store::Sqlite(p) => sqlite::create_game(p, game).await,
+            Store::Postgres(p) => postgres::create_game(p, &row).await,
+            Store::Sqlite(p) => sqlite::create_game(p, &row).await,
         }
     }
 
@@ -139,15 +140,20 @@ impl Store {
     /// been stored after all, and the lobby's next start must not be refused
     /// for it. A game with actions is never replaced
     /// ([`StoreError::DuplicateGame`]).
-    pub async fn replace_unplayed_game(&self, game: &NewGame) -> Result<(), StoreError> {
+    pub async fn replace_unplayed_game(&self, game: &StoredGame) -> Result<(), StoreError> {
+        // Checked before anything is deleted: an invalid game replaces nothing.
+        let row = rows::NewGameRow::of(game)?;
         let deleted = match self {
-            Store::Postgres(p) => postgres::delete_unplayed(p, game).await?,
-            Store::Sqlite(p) => sqlite::delete_unplayed(p, game).await?,
+            Store::Postgres(p) => postgres::delete_unplayed(p, row.id).await?,
+            Store::Sqlite(p) => sqlite::delete_unplayed(p, row.id).await?,
         };
         if !deleted {
-            return Err(StoreError::DuplicateGame(game.id));
+            return Err(StoreError::DuplicateGame(row.id));
         }
-        self.create_game(game).await
+        match self {
+            Store::Postgres(p) => postgres::create_game(p, &row).await,
+            Store::Sqlite(p) => sqlite::create_game(p, &row).await,
+        }
     }
 
     /// Appends one accepted action in its own short transaction; `Ok` means
@@ -307,21 +313,19 @@ impl Store {
         }
     }
 
-    /// Replaces a game's seats (a seat changed hands: new name, bot kind or
-    /// token hash).
-    pub async fn update_seats(
-        &self,
-        game_id: Uuid,
-        seats: &[StoredSeat],
-    ) -> Result<(), StoreError> {
+    /// Replaces the stored seats of `game` (its record's seats and its token
+    /// hashes) with `game`'s: a seat changed hands (new name, bot kind or
+    /// token hash). Nothing else of the stored game changes.
+    pub async fn update_seats(&self, game: &StoredGame) -> Result<(), StoreError> {
+        let seats = rows::SeatColumns::of(game)?;
         match self {
-            Store::Postgres(p) => postgres::update_seats(p, game_id, seats).await,
-            Store::Sqlite(p) => sqlite::update_seats(p, game_id, seats).await,
+            Store::Postgres(p) => postgres::update_seats(p, game.id, &seats).await,
+            Store::Sqlite(p) => sqlite::update_seats(p, game.id, &seats).await,
         }
     }
 
     /// Loads a game for the server: the full record (seed always included),
-    /// seats with token hashes and lobby metadata. `None` if there is no such game.
+    /// the seats' token hashes and the lobby metadata. `None` if there is no such game.
     pub async fn load_game(&self, game_id: Uuid) -> Result<Option<StoredGame>, StoreError> {
         let rows = match self {
             Store::Postgres(p) => postgres::load_game(p, game_id).await?,

@@ -1,82 +1,60 @@
-//! The values the store takes and gives: new games, stored seats (with token
-//! hashes, for the server only), loaded games and pages of finished games.
+//! The values the store takes and gives: a stored game (the core game
+//! record plus the token hashes and lobby metadata only the server sees)
+//! and pages of finished games.
 
+use crate::error::StoreError;
 use catan_core::GameOptions;
-use catan_core::record::{GameRecord, GameResult, GameStatus, OpenerRoll, SeatRecord, commitment};
+use catan_core::record::{GameRecord, GameResult, GameStatus, SeatRecord};
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
-
-/// One seat as stored: the public part plus the hash of its seat token.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
-pub struct StoredSeat {
-    /// Display name.
-    pub name: String,
-    /// Bot kind for a bot seat; `None` for a human.
-    #[serde(default)]
-    pub bot: Option<String>,
-    /// Hex SHA-256 of the seat token (see [`hash_token`]); never the token.
-    #[serde(default)]
-    pub token_hash: Option<String>,
-}
-
-impl StoredSeat {
-    /// The public part, as it appears in a game record.
-    pub fn public(&self) -> SeatRecord {
-        SeatRecord {
-            name: self.name.clone(),
-            bot: self.bot.clone(),
-        }
-    }
-}
 
 /// Lower-case hex SHA-256 of a seat token: what the store keeps.
 pub fn hash_token(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
-/// A game to create.
+/// A game as the server stores and loads it: the game record (the seed
+/// always present, since the server needs it to play the game on) plus what
+/// only the server may see: each seat's token hash and the lobby metadata.
+///
+/// [`crate::Store::create_game`] takes one with no action yet (as
+/// [`GameRecord::start`] makes it); [`crate::Store::load_game`] gives one
+/// back with every stored action.
 #[derive(Clone, PartialEq, Debug)]
-pub struct NewGame {
-    /// Its id (the lobby's id).
+pub struct StoredGame {
+    /// The game id the store keys the game by (the lobby's id); the
+    /// record's `game_id` is its text, and the store refuses a game whose
+    /// two ids differ.
     pub id: Uuid,
-    /// Creation time.
-    pub created: DateTime<Utc>,
-    /// Options.
-    pub options: GameOptions,
-    /// Rules version (normally [`catan_core::record::RULES_VERSION`]).
-    pub rules_version: String,
-    /// The game seed (kept secret by the store until the game is over).
-    pub seed: u64,
-    /// The salt of the commitment.
-    pub salt: String,
-    /// Seats by index.
-    pub seats: Vec<StoredSeat>,
-    /// The roll for the opener from `Game::new`, if the caller has it.
-    pub opener: Option<OpenerRoll>,
+    /// The full record (seed included even while in progress: do not publish).
+    pub record: GameRecord,
+    /// Hex SHA-256 of each seat's token (see [`hash_token`]), by seat index
+    /// beside `record.seats`; `None` for a bot. Never the token itself.
+    pub token_hashes: Vec<Option<String>>,
     /// Free-form lobby metadata the server wants back on recovery.
     pub lobby: serde_json::Value,
 }
 
-impl NewGame {
-    /// The commitment the store records for this game's seed and salt.
-    pub fn commitment(&self) -> String {
-        commitment(self.seed, &self.salt)
+impl StoredGame {
+    /// A game that starts now, as [`crate::Store::create_game`] takes it:
+    /// `record` as [`GameRecord::start`] makes it, the id parsed from its
+    /// `game_id`.
+    pub fn start(
+        record: GameRecord,
+        token_hashes: Vec<Option<String>>,
+        lobby: serde_json::Value,
+    ) -> Result<StoredGame, StoreError> {
+        let id = Uuid::parse_str(&record.game_id)
+            .map_err(|e| StoreError::Invalid(format!("game id {:?}: {e}", record.game_id)))?;
+        Ok(StoredGame {
+            id,
+            record,
+            token_hashes,
+            lobby,
+        })
     }
-}
-
-/// A game as loaded for the server: the record with the seed always present
-/// (the server needs it to rebuild the game), the seats with token hashes,
-/// and the lobby metadata.
-#[derive(Clone, PartialEq, Debug)]
-pub struct StoredGame {
-    /// The full record (seed included even while in progress: do not publish).
-    pub record: GameRecord,
-    /// Seats with token hashes.
-    pub seats: Vec<StoredSeat>,
-    /// Lobby metadata as given to `create_game`.
-    pub lobby: serde_json::Value,
 }
 
 /// One line of the finished-games list.
@@ -131,7 +109,7 @@ pub(crate) fn parse_time(s: &str) -> Result<DateTime<Utc>, String> {
 }
 
 /// Lower-cased names, one per line: what the name filter searches.
-pub(crate) fn player_names(seats: &[StoredSeat]) -> String {
+pub(crate) fn player_names(seats: &[SeatRecord]) -> String {
     seats
         .iter()
         .map(|s| s.name.to_lowercase().replace('\n', " "))

@@ -6,8 +6,8 @@
 
 use crate::StoreOptions;
 use crate::error::{StoreError, classify_insert};
-use crate::model::{NewGame, StoredSeat, parse_time, player_names};
-use crate::rows::{ActionRow, GameRow, StoredAction};
+use crate::model::parse_time;
+use crate::rows::{ActionRow, GameRow, NewGameRow, SeatColumns, StoredAction, json_text};
 use catan_core::record::{GameResult, GameStatus, RecordedAction};
 use chrono::{DateTime, Utc};
 use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions, PgRow};
@@ -38,11 +38,7 @@ pub(crate) async fn connect(url: &str, opts: &StoreOptions) -> Result<PgPool, St
     Ok(pool)
 }
 
-pub(crate) fn json_text<T: serde::Serialize>(v: &T) -> Result<String, StoreError> {
-    serde_json::to_string(v).map_err(|e| StoreError::Invalid(e.to_string()))
-}
-
-pub(crate) async fn create_game(pool: &PgPool, g: &NewGame) -> Result<(), StoreError> {
+pub(crate) async fn create_game(pool: &PgPool, g: &NewGameRow) -> Result<(), StoreError> {
     sqlx::query(
         "INSERT INTO games (id, created, options, rules_version, seed_commitment, seed, salt, \
          seats, player_names, status, opener, lobby) \
@@ -50,15 +46,15 @@ pub(crate) async fn create_game(pool: &PgPool, g: &NewGame) -> Result<(), StoreE
     )
     .bind(g.id)
     .bind(g.created)
-    .bind(json_text(&g.options)?)
+    .bind(&g.options)
     .bind(&g.rules_version)
-    .bind(g.commitment())
-    .bind(g.seed.to_string())
+    .bind(&g.seed_commitment)
+    .bind(&g.seed)
     .bind(&g.salt)
-    .bind(json_text(&g.seats)?)
-    .bind(player_names(&g.seats))
-    .bind(g.opener.as_ref().map(json_text).transpose()?)
-    .bind(json_text(&g.lobby)?)
+    .bind(&g.seats.seats)
+    .bind(&g.seats.player_names)
+    .bind(&g.opener)
+    .bind(&g.lobby)
     .execute(pool)
     .await
     .map_err(|e| classify_insert(e, StoreError::DuplicateGame(g.id), g.id))?;
@@ -66,12 +62,12 @@ pub(crate) async fn create_game(pool: &PgPool, g: &NewGame) -> Result<(), StoreE
 }
 
 /// Deletes game `id` if it has no action; whether it did.
-pub(crate) async fn delete_unplayed(pool: &PgPool, g: &NewGame) -> Result<bool, StoreError> {
+pub(crate) async fn delete_unplayed(pool: &PgPool, id: Uuid) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "DELETE FROM games WHERE id = $1 \
          AND NOT EXISTS (SELECT 1 FROM game_actions WHERE game_id = $1)",
     )
-    .bind(g.id)
+    .bind(id)
     .execute(pool)
     .await?;
     Ok(done.rows_affected() > 0)
@@ -300,12 +296,12 @@ pub(crate) async fn finish_game(
 pub(crate) async fn update_seats(
     pool: &PgPool,
     game_id: Uuid,
-    seats: &[StoredSeat],
+    seats: &SeatColumns,
 ) -> Result<(), StoreError> {
     let done = sqlx::query("UPDATE games SET seats = $2::jsonb, player_names = $3 WHERE id = $1")
         .bind(game_id)
-        .bind(json_text(&seats)?)
-        .bind(player_names(seats))
+        .bind(&seats.seats)
+        .bind(&seats.player_names)
         .execute(pool)
         .await?;
     if done.rows_affected() == 0 {

@@ -1,15 +1,131 @@
-//! Backend-neutral rows and their conversion to records: each backend reads
-//! its columns into these, so the JSON decoding and redaction live once.
+//! Backend-neutral rows and their conversion to and from records: each
+//! backend binds and reads its columns as these, so the JSON encoding,
+//! the checks on a new game and the redaction live once.
 
 use crate::error::StoreError;
-use crate::model::{GameSummary, StoredGame, StoredSeat, format_time};
+use crate::model::{GameSummary, StoredGame, format_time, parse_time, player_names};
 use catan_core::record::{
-    FORMAT_VERSION, GameRecord, GameStatus, Outcome, RecordedAction, SeedReveal,
+    FORMAT_VERSION, GameRecord, GameStatus, Outcome, RecordedAction, SeatRecord, SeedReveal,
+    commitment,
 };
 use catan_core::{Action, Seat};
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use uuid::Uuid;
+
+/// One element of the `seats` column: a seat's public record and its
+/// token hash side by side, `{name, bot, token_hash}`.
+#[derive(Serialize, Deserialize)]
+struct SeatRow {
+    name: String,
+    #[serde(default)]
+    bot: Option<String>,
+    #[serde(default)]
+    token_hash: Option<String>,
+}
+
+/// The `seats` and `player_names` columns of a game.
+pub(crate) struct SeatColumns {
+    pub seats: String,
+    pub player_names: String,
+}
+
+impl SeatColumns {
+    /// The columns for `game`'s seats; its token hashes must match them.
+    pub(crate) fn of(game: &StoredGame) -> Result<SeatColumns, StoreError> {
+        let seats = &game.record.seats;
+        if game.token_hashes.len() != seats.len() {
+            return Err(StoreError::Invalid(format!(
+                "{} token hashes for {} seats",
+                game.token_hashes.len(),
+                seats.len()
+            )));
+        }
+        let rows: Vec<SeatRow> = seats
+            .iter()
+            .zip(&game.token_hashes)
+            .map(|(s, token_hash)| SeatRow {
+                name: s.name.clone(),
+                bot: s.bot.clone(),
+                token_hash: token_hash.clone(),
+            })
+            .collect();
+        Ok(SeatColumns {
+            seats: json_text(&rows)?,
+            player_names: player_names(seats),
+        })
+    }
+}
+
+/// Splits the `seats` column into the public records and the token hashes.
+fn seats(text: &str) -> Result<(Vec<SeatRecord>, Vec<Option<String>>), StoreError> {
+    let rows: Vec<SeatRow> = json("seats", text)?;
+    Ok(rows
+        .into_iter()
+        .map(|r| {
+            let seat = SeatRecord {
+                name: r.name,
+                bot: r.bot,
+            };
+            (seat, r.token_hash)
+        })
+        .unzip())
+}
+
+/// The columns of a new `games` row (status `in_progress`, no result).
+pub(crate) struct NewGameRow {
+    pub id: Uuid,
+    pub created: DateTime<Utc>,
+    pub options: String,
+    pub rules_version: String,
+    pub seed_commitment: String,
+    pub seed: String,
+    pub salt: String,
+    pub seats: SeatColumns,
+    pub opener: Option<String>,
+    pub lobby: String,
+}
+
+impl NewGameRow {
+    /// The row for `game`, which must be a game that starts: in progress,
+    /// no action and no result yet, its seed present and its commitment
+    /// that seed's.
+    pub(crate) fn of(game: &StoredGame) -> Result<NewGameRow, StoreError> {
+        let r = &game.record;
+        let invalid = |why: String| Err(StoreError::Invalid(format!("game {}: {why}", r.game_id)));
+        if r.game_id != game.id.to_string() {
+            return invalid(format!("the record's id is not the game's ({})", game.id));
+        }
+        if r.format != FORMAT_VERSION {
+            return invalid(format!(
+                "record format {} is not {FORMAT_VERSION}",
+                r.format
+            ));
+        }
+        if r.status != GameStatus::InProgress || !r.actions.is_empty() || r.result.is_some() {
+            return invalid("a new game has no action and no result yet".into());
+        }
+        let Some(seed) = &r.seed else {
+            return invalid("a new game needs its seed".into());
+        };
+        if commitment(seed.seed, &seed.salt) != r.seed_commitment {
+            return invalid("the seed commitment is not the seed's".into());
+        }
+        Ok(NewGameRow {
+            id: game.id,
+            created: parse_time(&r.created).map_err(StoreError::Invalid)?,
+            options: json_text(&r.options)?,
+            rules_version: r.rules_version.clone(),
+            seed_commitment: r.seed_commitment.clone(),
+            seed: seed.seed.to_string(),
+            salt: seed.salt.clone(),
+            seats: SeatColumns::of(game)?,
+            opener: r.opener.as_ref().map(json_text).transpose()?,
+            lobby: json_text(&game.lobby)?,
+        })
+    }
+}
 
 /// A `games` row, JSON columns as text.
 pub(crate) struct GameRow {
@@ -36,6 +152,11 @@ pub(crate) struct ActionRow {
     pub outcome: String,
     pub time: DateTime<Utc>,
     pub stand_in: bool,
+}
+
+/// `v` as JSON text, for a column.
+pub(crate) fn json_text<T: Serialize>(v: &T) -> Result<String, StoreError> {
+    serde_json::to_string(v).map_err(|e| StoreError::Invalid(e.to_string()))
 }
 
 fn json<T: DeserializeOwned>(what: &str, text: &str) -> Result<T, StoreError> {
@@ -68,7 +189,7 @@ impl ActionRow {
 impl GameRow {
     /// The game with its full record (seed included) for the server.
     pub(crate) fn into_stored(self, actions: Vec<ActionRow>) -> Result<StoredGame, StoreError> {
-        let seats: Vec<StoredSeat> = json("seats", &self.seats)?;
+        let (seats, token_hashes) = seats(&self.seats)?;
         let lobby = json("lobby", &self.lobby)?;
         let seed = self
             .seed
@@ -80,7 +201,7 @@ impl GameRow {
             created: format_time(self.created),
             rules_version: self.rules_version,
             options: json("options", &self.options)?,
-            seats: seats.iter().map(StoredSeat::public).collect(),
+            seats,
             seed_commitment: self.seed_commitment,
             seed: Some(SeedReveal {
                 seed,
@@ -103,22 +224,23 @@ impl GameRow {
                 .collect::<Result<_, _>>()?,
         };
         Ok(StoredGame {
+            id: self.id,
             record,
-            seats,
+            token_hashes,
             lobby,
         })
     }
 
     /// A list entry (no token hashes).
     pub(crate) fn into_summary(self, actions: i64) -> Result<GameSummary, StoreError> {
-        let seats: Vec<StoredSeat> = json("seats", &self.seats)?;
+        let (seats, _) = seats(&self.seats)?;
         Ok(GameSummary {
             id: self.id,
             created: format_time(self.created),
             finished: self.finished.map(format_time),
             status: status(&self.status)?,
             options: json("options", &self.options)?,
-            seats: seats.iter().map(StoredSeat::public).collect(),
+            seats,
             result: self
                 .result
                 .as_deref()

@@ -6,8 +6,8 @@
 
 use crate::StoreOptions;
 use crate::error::{StoreError, classify_insert};
-use crate::model::{NewGame, StoredSeat, format_time, parse_time, player_names};
-use crate::rows::{ActionRow, GameRow, StoredAction};
+use crate::model::{format_time, parse_time};
+use crate::rows::{ActionRow, GameRow, NewGameRow, SeatColumns, StoredAction, json_text};
 use catan_core::record::{GameResult, GameStatus, RecordedAction};
 use chrono::{DateTime, Utc};
 use sqlx::sqlite::{
@@ -70,11 +70,7 @@ pub(crate) async fn connect(url: &str, store: &StoreOptions) -> Result<SqlitePoo
     Ok(pool)
 }
 
-fn json_text<T: serde::Serialize>(v: &T) -> Result<String, StoreError> {
-    serde_json::to_string(v).map_err(|e| StoreError::Invalid(e.to_string()))
-}
-
-pub(crate) async fn create_game(pool: &SqlitePool, g: &NewGame) -> Result<(), StoreError> {
+pub(crate) async fn create_game(pool: &SqlitePool, g: &NewGameRow) -> Result<(), StoreError> {
     sqlx::query(
         "INSERT INTO games (id, created, options, rules_version, seed_commitment, seed, salt, \
          seats, player_names, status, opener, lobby) \
@@ -82,15 +78,15 @@ pub(crate) async fn create_game(pool: &SqlitePool, g: &NewGame) -> Result<(), St
     )
     .bind(g.id.to_string())
     .bind(format_time(g.created))
-    .bind(json_text(&g.options)?)
+    .bind(&g.options)
     .bind(&g.rules_version)
-    .bind(g.commitment())
-    .bind(g.seed.to_string())
+    .bind(&g.seed_commitment)
+    .bind(&g.seed)
     .bind(&g.salt)
-    .bind(json_text(&g.seats)?)
-    .bind(player_names(&g.seats))
-    .bind(g.opener.as_ref().map(json_text).transpose()?)
-    .bind(json_text(&g.lobby)?)
+    .bind(&g.seats.seats)
+    .bind(&g.seats.player_names)
+    .bind(&g.opener)
+    .bind(&g.lobby)
     .execute(pool)
     .await
     .map_err(|e| classify_insert(e, StoreError::DuplicateGame(g.id), g.id))?;
@@ -98,12 +94,12 @@ pub(crate) async fn create_game(pool: &SqlitePool, g: &NewGame) -> Result<(), St
 }
 
 /// Deletes game `id` if it has no action; whether it did.
-pub(crate) async fn delete_unplayed(pool: &SqlitePool, g: &NewGame) -> Result<bool, StoreError> {
+pub(crate) async fn delete_unplayed(pool: &SqlitePool, id: Uuid) -> Result<bool, StoreError> {
     let done = sqlx::query(
         "DELETE FROM games WHERE id = ?1 \
          AND NOT EXISTS (SELECT 1 FROM game_actions WHERE game_id = ?1)",
     )
-    .bind(g.id.to_string())
+    .bind(id.to_string())
     .execute(pool)
     .await?;
     Ok(done.rows_affected() > 0)
@@ -234,12 +230,12 @@ pub(crate) async fn finish_game(
 pub(crate) async fn update_seats(
     pool: &SqlitePool,
     game_id: Uuid,
-    seats: &[StoredSeat],
+    seats: &SeatColumns,
 ) -> Result<(), StoreError> {
     let done = sqlx::query("UPDATE games SET seats = ?2, player_names = ?3 WHERE id = ?1")
         .bind(game_id.to_string())
-        .bind(json_text(&seats)?)
-        .bind(player_names(seats))
+        .bind(&seats.seats)
+        .bind(&seats.player_names)
         .execute(pool)
         .await?;
     if done.rows_affected() == 0 {

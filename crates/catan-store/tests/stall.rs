@@ -16,7 +16,7 @@ mod db;
 use blackhole::BlackHole;
 use catan_core::record::RecordedAction;
 use catan_core::{Action, Seat};
-use catan_store::{GroupCommit, GroupCommitConfig, NewGame, Store, StoreOptions, format_time};
+use catan_store::{GroupCommit, GroupCommitConfig, Store, StoreOptions, StoredGame, format_time};
 use chrono::Utc;
 use db::{admin_url, drop_db, fresh_db};
 use std::net::SocketAddr;
@@ -54,7 +54,7 @@ fn upstream() -> SocketAddr {
     host.parse().unwrap()
 }
 
-fn new_game() -> NewGame {
+fn new_game() -> StoredGame {
     db::new_game(Uuid::new_v4())
 }
 

@@ -5,11 +5,12 @@
 
 use catan_core::playout::Playout;
 use catan_core::record::{
-    GameResult, GameStatus, OpenerRoll, RULES_VERSION, RecordedAction, replay, verify,
+    GameRecord, GameResult, GameStatus, OpenerRoll, RecordedAction, SeatRecord, SeedReveal,
+    commitment, replay, verify,
 };
 use catan_core::{Action, Game, GameOptions, Seat};
 use catan_store::{
-    GroupCommit, GroupCommitConfig, NewGame, Store, StoreError, StoredSeat, format_time, hash_token,
+    GroupCommit, GroupCommitConfig, Store, StoreError, StoredGame, format_time, hash_token,
 };
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use rand::SeedableRng;
@@ -96,33 +97,42 @@ fn t(secs: i64) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2025, 3, 1, 12, 0, 0).unwrap() + Duration::seconds(secs)
 }
 
-fn seats(names: &[&str]) -> Vec<StoredSeat> {
+/// People in every seat but the last, a bot there; the token hash of each person.
+fn seats(names: &[&str]) -> (Vec<SeatRecord>, Vec<Option<String>>) {
     names
         .iter()
         .enumerate()
-        .map(|(i, n)| StoredSeat {
-            name: n.to_string(),
-            bot: (i == names.len() - 1).then(|| "random".to_string()),
-            token_hash: (i != names.len() - 1).then(|| hash_token(&format!("token-{n}"))),
+        .map(|(i, n)| {
+            let bot = i == names.len() - 1;
+            let seat = SeatRecord {
+                name: n.to_string(),
+                bot: bot.then(|| "random".to_string()),
+            };
+            (seat, (!bot).then(|| hash_token(&format!("token-{n}"))))
         })
-        .collect()
+        .unzip()
 }
 
-fn new_game(created: DateTime<Utc>, names: &[&str], seed: u64) -> NewGame {
-    NewGame {
-        id: Uuid::new_v4(),
-        created,
-        options: GameOptions {
-            players: names.len() as u8,
-            ..GameOptions::default()
-        },
-        rules_version: RULES_VERSION.to_string(),
+fn new_game(created: DateTime<Utc>, names: &[&str], seed: u64) -> StoredGame {
+    let options = GameOptions {
+        players: names.len() as u8,
+        ..GameOptions::default()
+    };
+    let (seats, token_hashes) = seats(names);
+    let reveal = SeedReveal {
         seed,
         salt: format!("salt-{seed}"),
-        seats: seats(names),
-        opener: None,
-        lobby: serde_json::json!({ "name": "test lobby", "private": false }),
-    }
+    };
+    let record = GameRecord::start(
+        Uuid::new_v4().to_string(),
+        format_time(created),
+        options,
+        seats,
+        reveal,
+        None,
+    );
+    let lobby = serde_json::json!({ "name": "test lobby", "private": false });
+    StoredGame::start(record, token_hashes, lobby).unwrap()
 }
 
 fn action(seq: u64, time: DateTime<Utc>) -> RecordedAction {
@@ -144,10 +154,10 @@ fn action(seq: u64, time: DateTime<Utc>) -> RecordedAction {
 }
 
 /// A random 4-player game played to the end, recorded as the server would.
-fn played_game(seed: u64) -> (NewGame, Game, Vec<RecordedAction>) {
+fn played_game(seed: u64) -> (StoredGame, Game, Vec<RecordedAction>) {
     let mut g = new_game(t(0), &["Alice", "Bob", "Carol", "Dave"], seed);
-    let (mut game, opener) = Game::new(g.options, seed).unwrap();
-    g.opener = OpenerRoll::from_event(&opener);
+    let (mut game, opener) = Game::new(g.record.options, seed).unwrap();
+    g.record.opener = OpenerRoll::from_event(&opener);
     let mut actions = Vec::new();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     Playout::new().run(&mut game, &mut rng, 2000, |_, seat, a, events| {
@@ -179,11 +189,12 @@ async fn appended_actions_load_in_seq_order_with_every_field(store: &Store) {
     let loaded = store.load_game(g.id).await.unwrap().unwrap();
     let want: Vec<_> = (1..=5).map(|s| action(s, t(s as i64))).collect();
     assert_eq!(loaded.record.actions, want);
-    assert_eq!(loaded.seats, g.seats);
-    assert_eq!(loaded.lobby, g.lobby);
-    assert_eq!(loaded.record.options, g.options);
-    assert_eq!(loaded.record.created, format_time(g.created));
-    assert_eq!(loaded.record.seed_commitment, g.commitment());
+    // Everything else comes back as it was given.
+    let mut sans_actions = loaded.clone();
+    sans_actions.record.actions.clear();
+    assert_eq!(sans_actions, g);
+    assert_eq!(loaded.token_hashes[0], Some(hash_token("token-Ann")));
+    assert_eq!(loaded.record.seed_commitment, commitment(7, "salt-7"));
     assert_eq!(loaded.record.seed.as_ref().unwrap().seed, 7);
     assert_eq!(loaded.record.status, GameStatus::InProgress);
 }
@@ -254,7 +265,8 @@ async fn unfinished_games_are_found_with_seed_and_token_hashes(store: &Store) {
     let ids: Vec<String> = games.iter().map(|g| g.record.game_id.clone()).collect();
     assert_eq!(ids, vec![a.id.to_string(), c.id.to_string()]);
     assert_eq!(games[1].record.actions.len(), 1);
-    assert_eq!(games[1].seats[0].token_hash, Some(hash_token("token-Ed")));
+    assert_eq!(games[1].token_hashes[0], Some(hash_token("token-Ed")));
+    assert_eq!(games[1].token_hashes[2], None);
     assert_eq!(games[1].record.seed.as_ref().unwrap().seed, 13);
 }
 
@@ -266,7 +278,7 @@ async fn record_hides_seed_until_finished_and_never_shows_token_hashes(store: &S
     }
     let live = store.get_record(g.id).await.unwrap().unwrap();
     assert_eq!(live.seed, None);
-    assert_eq!(live.seed_commitment, g.commitment());
+    assert_eq!(live.seed_commitment, g.record.seed_commitment);
     let json = serde_json::to_string(&live).unwrap();
     assert!(!json.contains(&hash_token("token-Alice")));
     assert!(!json.contains("token"));
@@ -369,14 +381,14 @@ async fn finished_list_pages_newest_first_and_filters_by_player(store: &Store) {
 async fn updated_seats_are_loaded_and_searched(store: &Store) {
     let g = new_game(t(0), &["Ann", "Ben", "Bot"], 14);
     store.create_game(&g).await.unwrap();
-    let mut s = g.seats.clone();
-    s[1] = StoredSeat {
+    let mut s = g.clone();
+    s.record.seats[1] = SeatRecord {
         name: "Stand-in bot".into(),
         bot: Some("random".into()),
-        token_hash: None,
     };
-    store.update_seats(g.id, &s).await.unwrap();
-    assert_eq!(store.load_game(g.id).await.unwrap().unwrap().seats, s);
+    s.token_hashes[1] = None;
+    store.update_seats(&s).await.unwrap();
+    assert_eq!(store.load_game(g.id).await.unwrap().unwrap(), s);
     store
         .finish_game(g.id, GameStatus::Finished, None, t(9))
         .await
@@ -393,9 +405,16 @@ async fn updated_seats_are_loaded_and_searched(store: &Store) {
             .total,
         1
     );
+    s.id = Uuid::new_v4();
     assert!(matches!(
-        store.update_seats(Uuid::new_v4(), &s).await,
+        store.update_seats(&s).await,
         Err(StoreError::UnknownGame(_))
+    ));
+    let mut short = g.clone();
+    short.token_hashes.pop();
+    assert!(matches!(
+        store.update_seats(&short).await,
+        Err(StoreError::Invalid(_))
     ));
 }
 
@@ -551,15 +570,9 @@ async fn ensure_action_writes_once_and_refuses_a_different_action(store: &Store)
 async fn an_unplayed_game_can_be_replaced_but_not_a_played_one(store: &Store) {
     let first = new_game(t(0), &["Ann", "Ben", "Bot"], 600);
     store.create_game(&first).await.unwrap();
-    let again = NewGame {
-        seed: 601,
-        salt: "salt-601".into(),
-        ..new_game(t(1), &["Ann", "Ben", "Bot"], 601)
-    };
-    let again = NewGame {
-        id: first.id,
-        ..again
-    };
+    let mut again = new_game(t(1), &["Ann", "Ben", "Bot"], 601);
+    again.id = first.id;
+    again.record.game_id = first.id.to_string();
     assert!(matches!(
         store.create_game(&again).await,
         Err(StoreError::DuplicateGame(_))
@@ -578,6 +591,63 @@ async fn an_unplayed_game_can_be_replaced_but_not_a_played_one(store: &Store) {
     let stored = store.load_game(first.id).await.unwrap().unwrap();
     assert_eq!(stored.record.seed.map(|s| s.seed), Some(601));
     assert_eq!(stored.record.actions.len(), 1);
+}
+
+async fn only_a_game_that_starts_can_be_created(store: &Store) {
+    let good = new_game(t(0), &["Ann", "Ben", "Bot"], 700);
+    let refused = |g: StoredGame| async move {
+        let e = store.create_game(&g).await.unwrap_err();
+        assert!(matches!(e, StoreError::Invalid(_)), "{e}");
+        assert!(store.load_game(g.id).await.unwrap().is_none());
+    };
+    let mut g = good.clone();
+    g.record.actions.push(action(1, t(1)));
+    refused(g).await;
+    let mut g = good.clone();
+    g.record.seed_commitment = commitment(701, "salt-700");
+    refused(g).await;
+    let mut g = good.clone();
+    g.record.seed = None;
+    refused(g).await;
+    let mut g = good.clone();
+    g.record.game_id = Uuid::new_v4().to_string();
+    refused(g).await;
+    let mut g = good.clone();
+    g.token_hashes.pop();
+    refused(g).await;
+    let mut g = good.clone();
+    g.record.status = GameStatus::Finished;
+    refused(g).await;
+    store.create_game(&good).await.unwrap();
+}
+
+/// The `seats` column as JSON: `[{name, bot, token_hash}]` by seat.
+async fn seats_column(store: &Store, id: Uuid) -> serde_json::Value {
+    let text: String = match store {
+        Store::Postgres(p) => sqlx::query_scalar("SELECT seats::text FROM games WHERE id = $1")
+            .bind(id)
+            .fetch_one(p)
+            .await
+            .unwrap(),
+        Store::Sqlite(p) => sqlx::query_scalar("SELECT seats FROM games WHERE id = ?1")
+            .bind(id.to_string())
+            .fetch_one(p)
+            .await
+            .unwrap(),
+    };
+    serde_json::from_str(&text).unwrap()
+}
+
+async fn the_seats_column_keeps_names_bots_and_token_hashes_together(store: &Store) {
+    let g = new_game(t(0), &["Ann", "Bot"], 702);
+    store.create_game(&g).await.unwrap();
+    assert_eq!(
+        seats_column(store, g.id).await,
+        serde_json::json!([
+            { "name": "Ann", "bot": null, "token_hash": hash_token("token-Ann") },
+            { "name": "Bot", "bot": "random", "token_hash": null },
+        ])
+    );
 }
 
 macro_rules! suite {
@@ -621,6 +691,8 @@ suite!(
     group_commit_stores_every_action_and_isolates_a_duplicate,
     ensure_action_writes_once_and_refuses_a_different_action,
     an_unplayed_game_can_be_replaced_but_not_a_played_one,
+    only_a_game_that_starts_can_be_created,
+    the_seats_column_keeps_names_bots_and_token_hashes_together,
 );
 
 #[test]

@@ -79,8 +79,74 @@ pub struct ReplayStep {
     pub recorded: RecordedAction,
     /// The engine's (unredacted) events for it.
     pub events: Vec<Event>,
-    /// The random outcomes the replay produced (compare with `recorded.outcome`).
+    /// The random outcomes the replay produced (compare with `recorded.outcome`,
+    /// e.g. with [`ReplayStep::check_outcome`]).
     pub outcome: Outcome,
+}
+
+impl ReplayStep {
+    /// `Ok` when the recorded outcome (dice, drawn card, stolen card) is
+    /// exactly what the replay produced, "nothing" included; otherwise the
+    /// first difference. A record whose outcomes differ from its seed's was
+    /// altered (or written by a different engine): its later states cannot
+    /// be trusted even where the engine accepts every action.
+    pub fn check_outcome(&self) -> Result<(), OutcomeMismatch> {
+        let seq = self.recorded.seq;
+        let (rec, got) = (self.recorded.outcome, self.outcome);
+        compare(seq, "dice roll", rec.dice, got.dice)?;
+        compare(seq, "drawn card", rec.card, got.card)?;
+        compare(seq, "stolen card", rec.stolen, got.stolen)
+    }
+}
+
+/// A recorded random outcome that differs from what the seed gives.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct OutcomeMismatch {
+    /// The action's sequence number.
+    pub seq: u64,
+    /// `"dice roll"`, `"drawn card"` or `"stolen card"`.
+    pub what: &'static str,
+    /// What the record says (its JSON spelling, or `nothing`).
+    pub recorded: String,
+    /// What the replay produced (its JSON spelling, or `nothing`).
+    pub replayed: String,
+}
+
+impl fmt::Display for OutcomeMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "seq {}: recorded {} {} but the seed gives {}",
+            self.seq, self.what, self.recorded, self.replayed
+        )
+    }
+}
+
+impl std::error::Error for OutcomeMismatch {}
+
+/// Fails with a mismatch naming `seq` when the outcomes differ.
+fn compare<T: PartialEq + serde::Serialize>(
+    seq: u64,
+    what: &'static str,
+    recorded: Option<T>,
+    replayed: Option<T>,
+) -> Result<(), OutcomeMismatch> {
+    if recorded == replayed {
+        return Ok(());
+    }
+    let show = |v: &Option<T>| match v {
+        // The JSON spelling (`[3,4]`, `knight`, `ore`), as in the record.
+        Some(x) => serde_json::to_string(x)
+            .map(|j| j.trim_matches('"').to_string())
+            .unwrap_or_default(),
+        None => "nothing".to_string(),
+    };
+    Err(OutcomeMismatch {
+        seq,
+        what,
+        recorded: show(&recorded),
+        replayed: show(&replayed),
+    })
 }
 
 /// A stepper over a record: the game before any action, then one action per

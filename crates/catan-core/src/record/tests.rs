@@ -112,7 +112,7 @@ fn verify_rejects_one_altered_dice_roll_naming_its_seq() {
     record.actions[i].outcome.dice = Some([d[0] % 6 + 1, d[1]]);
     let err = verify(&record).unwrap_err();
     assert!(
-        matches!(err, VerifyError::OutcomeMismatch { seq, what: "dice roll", .. } if seq == i as u64 + 1)
+        matches!(err, VerifyError::OutcomeMismatch(OutcomeMismatch { seq, what: "dice roll", .. }) if seq == i as u64 + 1)
     );
     assert!(err.to_string().contains(&format!("seq {}", i + 1)), "{err}");
 }
@@ -129,7 +129,7 @@ fn verify_rejects_an_altered_drawn_card() {
     record.actions[i].outcome.card = Some(other);
     let err = verify(&record).unwrap_err();
     assert!(
-        matches!(err, VerifyError::OutcomeMismatch { seq, what: "drawn card", .. } if seq == i as u64 + 1),
+        matches!(err, VerifyError::OutcomeMismatch(OutcomeMismatch { seq, what: "drawn card", .. }) if seq == i as u64 + 1),
         "{err}"
     );
 }
@@ -143,7 +143,7 @@ fn verify_rejects_an_altered_stolen_card() {
     record.actions[i].outcome.stolen = Some(other);
     let err = verify(&record).unwrap_err();
     assert!(
-        matches!(err, VerifyError::OutcomeMismatch { seq, what: "stolen card", .. } if seq == i as u64 + 1),
+        matches!(err, VerifyError::OutcomeMismatch(OutcomeMismatch { seq, what: "stolen card", .. }) if seq == i as u64 + 1),
         "{err}"
     );
 }
@@ -155,10 +155,10 @@ fn verify_rejects_a_missing_outcome() {
     record.actions[i].outcome = Outcome::default();
     assert!(matches!(
         verify(&record),
-        Err(VerifyError::OutcomeMismatch {
+        Err(VerifyError::OutcomeMismatch(OutcomeMismatch {
             what: "dice roll",
             ..
-        })
+        }))
     ));
 }
 

@@ -2,7 +2,7 @@
 //! commitment, then replayed from the revealed seed, and every recorded dice
 //! roll, drawn card and stolen card must equal what the replay produced.
 
-use super::replay::{Replay, ReplayError};
+use super::replay::{OutcomeMismatch, Replay, ReplayError};
 use super::{GameRecord, GameResult, GameStatus, OpenerRoll, commitment};
 use crate::ids::Seat;
 use std::fmt;
@@ -43,16 +43,7 @@ pub enum VerifyError {
     /// The recorded roll for the opener differs from the replay's.
     OpenerMismatch,
     /// A random outcome differs from the replay's.
-    OutcomeMismatch {
-        /// The action's sequence number.
-        seq: u64,
-        /// `"dice roll"`, `"drawn card"` or `"stolen card"`.
-        what: &'static str,
-        /// What the record says.
-        recorded: String,
-        /// What the replay produced.
-        replayed: String,
-    },
+    OutcomeMismatch(OutcomeMismatch),
     /// The record's status disagrees with the replayed game.
     StatusMismatch {
         /// The record's status.
@@ -80,15 +71,7 @@ impl fmt::Display for VerifyError {
             VerifyError::OpenerMismatch => {
                 f.write_str("the recorded roll for the opener differs from the replay")
             }
-            VerifyError::OutcomeMismatch {
-                seq,
-                what,
-                recorded,
-                replayed,
-            } => write!(
-                f,
-                "seq {seq}: recorded {what} {recorded} but the seed gives {replayed}"
-            ),
+            VerifyError::OutcomeMismatch(m) => m.fmt(f),
             VerifyError::StatusMismatch {
                 recorded,
                 replay_finished,
@@ -151,11 +134,8 @@ pub fn verify(record: &GameRecord) -> Result<VerifyReport, VerifyError> {
     }
     while let Some(step) = replay.step() {
         let step = step?;
-        let seq = step.recorded.seq;
-        let (rec, got) = (step.recorded.outcome, step.outcome);
-        compare(seq, "dice roll", rec.dice, got.dice)?;
-        compare(seq, "drawn card", rec.card, got.card)?;
-        compare(seq, "stolen card", rec.stolen, got.stolen)?;
+        step.check_outcome().map_err(VerifyError::OutcomeMismatch)?;
+        let got = step.outcome;
         report.actions += 1;
         report.dice_rolls += usize::from(got.dice.is_some());
         report.cards_drawn += usize::from(got.card.is_some());
@@ -182,29 +162,4 @@ pub fn verify(record: &GameRecord) -> Result<VerifyReport, VerifyError> {
     report.winner = game.winner;
     report.turns = game.turn;
     Ok(report)
-}
-
-/// Fails with a message naming `seq` when the outcomes differ.
-fn compare<T: PartialEq + serde::Serialize>(
-    seq: u64,
-    what: &'static str,
-    recorded: Option<T>,
-    replayed: Option<T>,
-) -> Result<(), VerifyError> {
-    if recorded == replayed {
-        return Ok(());
-    }
-    let show = |v: &Option<T>| match v {
-        // The JSON spelling (`[3,4]`, `knight`, `ore`), as in the record.
-        Some(x) => serde_json::to_string(x)
-            .map(|j| j.trim_matches('"').to_string())
-            .unwrap_or_default(),
-        None => "nothing".to_string(),
-    };
-    Err(VerifyError::OutcomeMismatch {
-        seq,
-        what,
-        recorded: show(&recorded),
-        replayed: show(&replayed),
-    })
 }

@@ -3,14 +3,16 @@
 use super::CloseReason;
 use super::actor::{BotSeat, Human, LobbyActor, Running, Slot};
 use super::info::{LobbyInfo, LobbyStatus};
+use super::stored::lobby_meta;
 use super::think::server_bot;
 use crate::error::{Code, Refusal};
-use crate::journal::{GameStart, SeatOccupant, SeatRecord};
 use crate::settings::clean_name;
 use crate::token::TokenHash;
 use catan_bots::BotKind;
-use catan_core::record::{SeedReveal, random_salt};
+use catan_core::record::{GameRecord, OpenerRoll, SeatRecord, SeedReveal, random_salt};
 use catan_core::{Game, Seat};
+use catan_store::{StoredGame, format_time};
+use chrono::Utc;
 use rand::Rng;
 use tokio::time::Instant;
 
@@ -100,15 +102,12 @@ impl LobbyActor {
                     return Err(Refusal::new(Code::Internal, "seat is not a person's"));
                 };
                 let name = format!("{} (bot)", h.name);
-                let record = SeatRecord {
-                    seat,
-                    occupant: SeatOccupant::Bot {
-                        name: name.clone(),
-                        bot: BotKind::Normal,
-                    },
+                let occupant = SeatRecord {
+                    name: name.clone(),
+                    bot: Some(BotKind::Normal.name().to_string()),
                 };
                 let journal = self.env.journal();
-                if let Err(e) = journal.seat_changed(self.id, &record).await {
+                if let Err(e) = journal.seat_changed(self.id, seat, &occupant, None).await {
                     tracing::warn!(error = %e, "journal refused a seat change");
                     return Err(storage_unavailable());
                 }
@@ -176,29 +175,51 @@ impl LobbyActor {
         }
     }
 
-    /// The seats as the journal records them.
-    pub(super) fn seat_records(&self) -> Vec<SeatRecord> {
-        self.seats
-            .iter()
-            .enumerate()
-            .filter_map(|(i, s)| {
-                let occupant = match s {
-                    Slot::Empty => return None,
-                    Slot::Human(h) => SeatOccupant::Human {
+    /// The game that starts with the seats as they are: its record (with
+    /// `seed`) and each seat's token hash, `None` for a bot. Every seat
+    /// must be taken.
+    fn stored_game(
+        &self,
+        seed: SeedReveal,
+        opener: &catan_core::Event,
+    ) -> Result<StoredGame, String> {
+        let mut seats = Vec::with_capacity(self.seats.len());
+        let mut token_hashes = Vec::with_capacity(self.seats.len());
+        for (i, slot) in self.seats.iter().enumerate() {
+            let (seat, token_hash) = match slot {
+                Slot::Empty => return Err(format!("seat {i} is empty")),
+                Slot::Human(h) => (
+                    SeatRecord {
                         name: h.name.clone(),
-                        token_hash: h.token.to_hex(),
+                        bot: None,
                     },
-                    Slot::Bot(b) => SeatOccupant::Bot {
+                    Some(h.token.to_hex()),
+                ),
+                Slot::Bot(b) => (
+                    SeatRecord {
                         name: b.name.clone(),
-                        bot: b.kind,
+                        bot: Some(b.kind.name().to_string()),
                     },
-                };
-                Some(SeatRecord {
-                    seat: Seat(i as u8),
-                    occupant,
-                })
-            })
-            .collect()
+                    None,
+                ),
+            };
+            seats.push(seat);
+            token_hashes.push(token_hash);
+        }
+        let record = GameRecord::start(
+            self.id.to_string(),
+            format_time(Utc::now()),
+            self.settings.options,
+            seats,
+            seed,
+            OpenerRoll::from_event(opener),
+        );
+        Ok(StoredGame {
+            id: self.id,
+            record,
+            token_hashes,
+            lobby: lobby_meta(&self.settings)?,
+        })
     }
 
     pub(super) async fn start(&mut self, host: TokenHash) -> Result<LobbyInfo, Refusal> {
@@ -216,13 +237,11 @@ impl LobbyActor {
         let salt = random_salt(&mut rand::rng());
         let (game, opener) = Game::new(self.settings.options, seed)
             .map_err(|e| Refusal::new(Code::InvalidOptions, e.to_string()))?;
-        let start = GameStart {
-            lobby_id: self.id,
-            settings: self.settings.clone(),
-            seed,
-            salt: salt.clone(),
-            seats: self.seat_records(),
-        };
+        let fairness = SeedReveal { seed, salt };
+        let start = self.stored_game(fairness.clone(), &opener).map_err(|e| {
+            tracing::error!(error = %e, "cannot make the game's record");
+            Refusal::new(Code::Internal, "the game start cannot be recorded")
+        })?;
         let journal = self.env.journal();
         if let Err(e) = journal.game_started(&start).await {
             tracing::warn!(error = %e, "journal refused the game start");
@@ -232,7 +251,7 @@ impl LobbyActor {
             game,
             version: 0,
             step_started: Instant::now(),
-            fairness: SeedReveal { seed, salt },
+            fairness,
         });
         tracing::info!("game started");
         self.lobby_changed();

@@ -15,6 +15,7 @@ mod offer_wait;
 mod play;
 pub mod resume;
 mod settle;
+pub(crate) mod stored;
 mod test_offer;
 mod think;
 

@@ -7,11 +7,11 @@ use super::settle::InDoubt;
 use super::{CloseReason, ConnId};
 use crate::config::MAX_CHAT_CHARS;
 use crate::error::{Code, Refusal};
-use crate::journal::{GameResult, JournalEntry};
 use crate::metrics::{ActorLabels, metrics};
 use crate::protocol::{ClientMsg, ServerMsg};
-use catan_core::record::Outcome;
+use catan_core::record::{GameResult, RecordedAction};
 use catan_core::{Action, Event, Phase, Seat, Viewer};
+use catan_store::format_time;
 use std::time::Duration;
 use tokio::time::Instant;
 
@@ -216,18 +216,17 @@ impl LobbyActor {
         };
         let mut next = run.game.clone();
         let events = next.apply(seat, action).map_err(Refusal::from)?;
-        let entry = JournalEntry {
-            lobby_id: self.id,
-            seq: run.version + 1,
+        let entry = RecordedAction::new(
+            run.version + 1,
             seat,
             action,
-            outcome: Outcome::from_events(&events),
-            stand_in: by == Actor::StandIn,
-            bot: by == Actor::Bot,
-        };
+            &events,
+            format_time(chrono::Utc::now()),
+            by == Actor::StandIn,
+        );
         let journal = self.env.journal();
         let began = std::time::Instant::now();
-        let appended = journal.append(&entry).await;
+        let appended = journal.append(self.id, &entry).await;
         let m = metrics();
         m.appended(began.elapsed());
         match appended {
@@ -311,19 +310,15 @@ impl LobbyActor {
 
     async fn finish(&mut self) {
         let Some(run) = &self.run else { return };
-        let result = GameResult {
-            lobby_id: self.id,
-            winner: run.game.winner,
-            version: run.version,
-        };
-        tracing::info!(winner = ?result.winner, version = result.version, "game over");
+        let result = GameResult::from_game(&run.game);
+        tracing::info!(winner = ?result.winner, version = run.version, "game over");
         let journal = self.env.journal();
-        if let Err(e) = journal.game_finished(&result).await {
+        if let Err(e) = journal.game_finished(self.id, &result).await {
             // The actions are all recorded; the end can be derived by replay.
             tracing::warn!(error = %e, "journal refused the game result");
         }
         let msg = ServerMsg::GameOver {
-            version: result.version,
+            version: run.version,
             winner: result.winner,
             view: run.game.view(Viewer::Omniscient),
             seed: Some(run.fairness.clone()),

@@ -28,7 +28,7 @@
 
 use super::actor::LobbyActor;
 use super::play::Actor;
-use crate::journal::JournalEntry;
+use catan_core::record::RecordedAction;
 use catan_core::{Event, Game, Seat};
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -39,7 +39,7 @@ const RETRY_EVERY: Duration = Duration::from_millis(500);
 
 /// An action whose append is in doubt, with what applying it produced.
 pub(super) struct InDoubt {
-    pub entry: JournalEntry,
+    pub entry: RecordedAction,
     pub seat: Seat,
     pub by: Actor,
     pub next: Game,
@@ -88,6 +88,7 @@ impl LobbyActor {
     /// Holds `doubt` and starts settling it off the actor.
     pub(super) fn settle_later(&mut self, doubt: InDoubt) {
         let journal = self.env.journal();
+        let lobby_id = self.id;
         let entry = doubt.entry.clone();
         let tx = self.settling.tx.clone();
         tracing::warn!(
@@ -98,7 +99,7 @@ impl LobbyActor {
         crate::metrics::metrics().journal_in_doubt.inc();
         tokio::spawn(async move {
             let dropped = loop {
-                match journal.settle(&entry).await {
+                match journal.settle(lobby_id, &entry).await {
                     Ok(()) => break None,
                     Err(e) if e.in_doubt => {
                         tracing::debug!(seq = entry.seq, error = %e, "still in doubt");

@@ -7,7 +7,6 @@
 //! `catan.db` in the data directory, so a bare `cargo run -p catan-server`
 //! needs nothing installed.
 
-mod convert;
 mod read;
 pub mod recovery;
 pub mod saved;

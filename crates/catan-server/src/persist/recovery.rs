@@ -1,15 +1,18 @@
 //! Recovery: at start-up every game the store still lists as in progress is
 //! rebuilt from its log and its lobby resumed, so that players reconnect
 //! with their seat tokens (the store keeps only their hashes) and play on;
-//! later, a game whose lobby was unloaded while idle is resumed the same way
-//! when someone asks for it.
+//! later, a game whose lobby was unloaded while idle (or served by a node
+//! that died) is resumed the same way when someone asks for it.
+//!
+//! Rebuilding replays the record through `catan_core::record::Replay` and
+//! checks every recorded outcome against the seed (`LobbyActor::resume`):
+//! a game whose record does not replay as recorded is refused alone, with
+//! an error naming it and the action, and the others resume.
 
-use super::convert::journal_record;
 use super::store_journal::finish_stored;
 use crate::lobby::LobbyHandle;
 use crate::lobby::info::LobbyStatus;
 use crate::registry::Registry;
-use catan_core::record::RULES_VERSION;
 use catan_store::{Store, StoreError, StoredGame};
 use uuid::Uuid;
 
@@ -27,13 +30,14 @@ pub struct RecoveryReport {
 
 /// Resumes every unfinished game in `store` into `registry`.
 ///
-/// A game that cannot be rebuilt (a log this build does not replay, a
-/// corrupt seat) is logged and left as it is rather than abandoned, so that
-/// a fixed build can still resume it.
+/// A game that cannot be rebuilt (a log this build does not replay, an
+/// outcome that differs from the seed's, a corrupt seat) is logged and left
+/// as it is rather than abandoned, so that a fixed build or record can still
+/// resume it; it does not keep the other games from resuming.
 pub async fn recover(registry: &Registry, store: &Store) -> Result<RecoveryReport, StoreError> {
     let mut report = RecoveryReport::default();
     for stored in store.unfinished_games().await? {
-        let id = stored.record.game_id.clone();
+        let id = stored.id.to_string();
         match resume_stored(registry, store, &stored).await {
             Ok(Resumed::Playing(lobby_id)) => report.resumed.push(lobby_id),
             Ok(Resumed::Finished(lobby_id)) => report.finished.push(lobby_id),
@@ -75,38 +79,30 @@ async fn resume_stored(
     store: &Store,
     stored: &StoredGame,
 ) -> Result<Resumed, String> {
-    let id = &stored.record.game_id;
+    let id = stored.id;
     let fail = |why: String| {
         tracing::error!(game_id = %id, %why, "cannot resume game");
         why
     };
-    if stored.record.rules_version != RULES_VERSION {
-        return Err(fail(format!(
-            "played under rules version {:?}, this build is {RULES_VERSION:?}",
-            stored.record.rules_version
-        )));
-    }
-    let record = journal_record(stored, registry.config().bot_delay_ms).map_err(fail)?;
-    let lobby_id = record.start.lobby_id;
-    let handle = registry.resume(&record).map_err(|e| fail(e.to_string()))?;
+    let handle = registry.resume(stored).map_err(|e| fail(e.to_string()))?;
     let over = handle
         .info()
         .await
         .is_ok_and(|i| i.status == LobbyStatus::Finished);
     tracing::info!(
         game_id = %id,
-        actions = record.entries.len(),
+        actions = stored.record.actions.len(),
         finished = over,
         "game recovered"
     );
     if !over {
-        return Ok(Resumed::Playing(lobby_id));
+        return Ok(Resumed::Playing(id));
     }
     // The server stopped between storing the winning action and storing the
     // result: record the result now. The lobby stays so that its players can
     // see the end.
-    finish_stored(store, &stored.record)
+    finish_stored(store, stored)
         .await
         .map_err(|e| fail(format!("cannot record the end: {e}")))?;
-    Ok(Resumed::Finished(lobby_id))
+    Ok(Resumed::Finished(id))
 }

@@ -10,13 +10,12 @@
 //! stored after its deadline is replaced by the lobby's next start, since no
 //! action can follow a start the lobby never saw succeed.
 
-use super::convert::{new_game, stored_seat};
 use crate::cluster::leases::Leases;
-use crate::journal::SeatRecord;
-use crate::journal::{GameResult, GameStart, Journal, JournalEntry, JournalError, JournalFuture};
+use crate::journal::{Journal, JournalError, JournalFuture};
 use crate::metrics::metrics;
-use catan_core::record::{self, GameStatus, RecordedAction};
-use catan_store::{GroupCommit, GroupCommitConfig, Store, StoreError, format_time};
+use catan_core::Seat;
+use catan_core::record::{self, GameResult, GameStatus, RecordedAction, SeatRecord};
+use catan_store::{GroupCommit, GroupCommitConfig, Store, StoreError, StoredGame};
 use chrono::Utc;
 use std::sync::Arc;
 use std::time::Duration;
@@ -111,14 +110,13 @@ impl StoreJournal {
         &self.store
     }
 
-    async fn start(&self, start: &GameStart) -> Result<(), JournalError> {
-        let game = new_game(start, Utc::now()).map_err(|e| failed("bad game start", e))?;
-        match self.bounded(self.store.create_game(&game)).await {
+    async fn start(&self, game: &StoredGame) -> Result<(), JournalError> {
+        match self.bounded(self.store.create_game(game)).await {
             // An earlier start of this lobby was refused when its write ran
             // past the deadline, yet it was stored: it has no action (the
             // lobby never started), so this start takes its place.
             Err(StoreError::DuplicateGame(_)) => {
-                self.bounded(self.store.replace_unplayed_game(&game)).await
+                self.bounded(self.store.replace_unplayed_game(game)).await
             }
             r => r,
         }
@@ -137,32 +135,31 @@ impl StoreJournal {
             .unwrap_or(Err(StoreError::Timeout(deadline)))
     }
 
-    async fn write(&self, entry: &JournalEntry) -> Result<(), JournalError> {
-        let epoch = self.epoch(entry.lobby_id)?;
+    async fn write(&self, lobby: Uuid, action: &RecordedAction) -> Result<(), JournalError> {
+        let epoch = self.epoch(lobby)?;
         self.writer
-            .append_fenced(entry.lobby_id, recorded(entry), epoch)
+            .append_fenced(lobby, action.clone(), epoch)
             .await
             .map_err(|e| {
-                self.note(entry.lobby_id, &e);
+                self.note(lobby, &e);
                 append_failed(&e)
             })
     }
 
-    async fn settle_entry(&self, entry: &JournalEntry) -> Result<(), JournalError> {
-        let epoch = self.epoch(entry.lobby_id)?;
+    async fn settle_action(
+        &self,
+        lobby: Uuid,
+        action: &RecordedAction,
+    ) -> Result<(), JournalError> {
+        let epoch = self.epoch(lobby)?;
         match self
             .store
-            .ensure_action_fenced(
-                entry.lobby_id,
-                &recorded(entry),
-                epoch,
-                self.writer.deadline(),
-            )
+            .ensure_action_fenced(lobby, action, epoch, self.writer.deadline())
             .await
         {
             Ok(()) => Ok(()),
             Err(e) if e.is_fenced() => {
-                self.note(entry.lobby_id, &e);
+                self.note(lobby, &e);
                 Err(append_failed(&e))
             }
             // The database did not answer (again): still unknown.
@@ -173,30 +170,42 @@ impl StoreJournal {
         }
     }
 
-    async fn change_seat(&self, lobby_id: Uuid, seat: &SeatRecord) -> Result<(), JournalError> {
-        let game = self
+    async fn change_seat(
+        &self,
+        lobby_id: Uuid,
+        seat: Seat,
+        occupant: &SeatRecord,
+        token_hash: Option<&str>,
+    ) -> Result<(), JournalError> {
+        let mut game = self
             .bounded(self.store.load_game(lobby_id))
             .await
             .map_err(|e| failed("cannot load the game", e))?
             .ok_or_else(|| JournalError::new(format!("no game {lobby_id} is stored")))?;
-        let mut seats = game.seats;
-        let slot = seats
-            .get_mut(seat.seat.index())
-            .ok_or_else(|| JournalError::new(format!("{} is not in game {lobby_id}", seat.seat)))?;
-        *slot = stored_seat(&seat.occupant);
-        self.bounded(self.store.update_seats(lobby_id, &seats))
+        let missing = || JournalError::new(format!("{seat} is not in game {lobby_id}"));
+        *game
+            .record
+            .seats
+            .get_mut(seat.index())
+            .ok_or_else(missing)? = occupant.clone();
+        *game
+            .token_hashes
+            .get_mut(seat.index())
+            .ok_or_else(missing)? = token_hash.map(str::to_string);
+        self.bounded(self.store.update_seats(&game))
             .await
             .map_err(|e| failed("cannot record the seat change", e))
     }
 
-    async fn finish(&self, result: &GameResult) -> Result<(), JournalError> {
-        let outcome = finish_game(&self.store, result.lobby_id).await;
+    /// Records the end of lobby `id`'s game; the result is derived from the
+    /// stored log, not taken from the lobby.
+    async fn finish(&self, id: Uuid) -> Result<(), JournalError> {
+        let outcome = finish_game(&self.store, id).await;
         if outcome.is_err() {
             // Every action is stored, so the end can be recorded later; until
             // it is, the game would only be finished by the next start-up's
             // recovery. Keep trying in the background for a while.
             let store = self.store.clone();
-            let id = result.lobby_id;
             tokio::spawn(async move {
                 for _ in 0..FINISH_RETRIES {
                     tokio::time::sleep(FINISH_RETRY_EVERY).await;
@@ -215,18 +224,6 @@ impl StoreJournal {
     }
 }
 
-/// The stored form of an entry, timed now.
-fn recorded(entry: &JournalEntry) -> RecordedAction {
-    RecordedAction {
-        seq: entry.seq,
-        seat: entry.seat,
-        action: entry.action,
-        outcome: entry.outcome,
-        time: format_time(Utc::now()),
-        stand_in: entry.stand_in,
-    }
-}
-
 /// How often and how long a failed end of game is retried.
 const FINISH_RETRY_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
 const FINISH_RETRIES: u32 = 120;
@@ -240,52 +237,57 @@ async fn finish_game(store: &Store, id: Uuid) -> Result<(), JournalError> {
         .await
         .map_err(|e| failed("cannot load the game", e))?
         .ok_or_else(|| JournalError::new(format!("no game {id} is stored")))?;
-    finish_stored(store, &stored.record).await
+    finish_stored(store, &stored).await
 }
 
 /// Marks a stored game over with the result its log replays to. Refuses a
 /// log that does not end the game.
-pub(crate) async fn finish_stored(
-    store: &Store,
-    record: &record::GameRecord,
-) -> Result<(), JournalError> {
+pub(crate) async fn finish_stored(store: &Store, stored: &StoredGame) -> Result<(), JournalError> {
+    let record = &stored.record;
     let game = record::replay(record).map_err(|e| failed("the stored log does not replay", e))?;
     let status = record::GameRecord::status_of(&game);
     if status != GameStatus::Finished {
         return Err(JournalError::new(format!(
             "game {} is not over after its {} stored actions",
-            record.game_id,
+            stored.id,
             record.actions.len()
         )));
     }
-    let id = Uuid::parse_str(&record.game_id).map_err(|e| failed("bad game id", e))?;
-    let result = record::GameResult::from_game(&game);
+    let result = GameResult::from_game(&game);
     store
-        .finish_game(id, status, Some(&result), Utc::now())
+        .finish_game(stored.id, status, Some(&result), Utc::now())
         .await
         .map_err(|e: StoreError| failed("cannot record the end of the game", e))
 }
 
 impl Journal for StoreJournal {
-    fn game_started<'a>(&'a self, start: &'a GameStart) -> JournalFuture<'a> {
-        Box::pin(self.start(start))
+    fn game_started<'a>(&'a self, game: &'a StoredGame) -> JournalFuture<'a> {
+        Box::pin(self.start(game))
     }
 
-    fn append<'a>(&'a self, entry: &'a JournalEntry) -> JournalFuture<'a> {
-        Box::pin(self.write(entry))
+    fn append<'a>(&'a self, lobby_id: Uuid, action: &'a RecordedAction) -> JournalFuture<'a> {
+        Box::pin(self.write(lobby_id, action))
     }
 
-    fn settle<'a>(&'a self, entry: &'a JournalEntry) -> JournalFuture<'a> {
-        Box::pin(self.settle_entry(entry))
+    fn settle<'a>(&'a self, lobby_id: Uuid, action: &'a RecordedAction) -> JournalFuture<'a> {
+        Box::pin(self.settle_action(lobby_id, action))
     }
 
-    fn seat_changed<'a>(&'a self, lobby_id: Uuid, seat: &'a SeatRecord) -> JournalFuture<'a> {
-        Box::pin(self.change_seat(lobby_id, seat))
+    fn seat_changed<'a>(
+        &'a self,
+        lobby_id: Uuid,
+        seat: Seat,
+        occupant: &'a SeatRecord,
+        token_hash: Option<&'a str>,
+    ) -> JournalFuture<'a> {
+        Box::pin(self.change_seat(lobby_id, seat, occupant, token_hash))
     }
 
-    fn game_finished<'a>(&'a self, result: &'a GameResult) -> JournalFuture<'a> {
-        Box::pin(self.finish(result))
+    fn game_finished<'a>(&'a self, lobby_id: Uuid, _result: &'a GameResult) -> JournalFuture<'a> {
+        // The end is derived from the stored log (see `finish_game`).
+        Box::pin(self.finish(lobby_id))
     }
+
     fn durable(&self) -> bool {
         true
     }

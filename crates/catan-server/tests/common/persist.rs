@@ -499,6 +499,8 @@ impl Player {
 pub struct InProcess {
     pub addr: SocketAddr,
     pub state: catan_server::AppState,
+    /// What recovery did at its start.
+    pub report: catan_server::persist::RecoveryReport,
 }
 
 pub async fn start_in_process(db: &TestDb) -> InProcess {
@@ -522,7 +524,7 @@ pub async fn start_in_process_with(
         ..catan_server::Config::default()
     };
     edit(&mut config);
-    let (state, _) = catan_server::persist::persistent_state(config)
+    let (state, report) = catan_server::persist::persistent_state(config)
         .await
         .unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -536,7 +538,11 @@ pub async fn start_in_process_with(
         .await
         .unwrap();
     });
-    InProcess { addr, state }
+    InProcess {
+        addr,
+        state,
+        report,
+    }
 }
 
 /// A port nobody listens on right now.

@@ -4,7 +4,8 @@
 #![allow(dead_code, clippy::unwrap_used)]
 
 use catan_core::GameOptions;
-use catan_store::{NewGame, StoredSeat};
+use catan_core::record::{GameRecord, SeatRecord, SeedReveal};
+use catan_store::{StoredGame, format_time};
 use chrono::Utc;
 use uuid::Uuid;
 
@@ -47,26 +48,29 @@ pub async fn drop_db(name: &str) {
 }
 
 /// A two-player game with id `id`, Ann and Ben, seed 7.
-pub fn new_game(id: Uuid) -> NewGame {
-    NewGame {
-        id,
-        created: Utc::now(),
-        options: GameOptions {
-            players: 2,
-            ..GameOptions::default()
-        },
-        rules_version: catan_core::record::RULES_VERSION.to_string(),
+pub fn new_game(id: Uuid) -> StoredGame {
+    let options = GameOptions {
+        players: 2,
+        ..GameOptions::default()
+    };
+    let seats = ["Ann", "Ben"]
+        .iter()
+        .map(|n| SeatRecord {
+            name: n.to_string(),
+            bot: None,
+        })
+        .collect();
+    let reveal = SeedReveal {
         seed: 7,
         salt: "salt".into(),
-        seats: ["Ann", "Ben"]
-            .iter()
-            .map(|n| StoredSeat {
-                name: n.to_string(),
-                bot: None,
-                token_hash: None,
-            })
-            .collect(),
-        opener: None,
-        lobby: serde_json::json!({}),
-    }
+    };
+    let record = GameRecord::start(
+        id.to_string(),
+        format_time(Utc::now()),
+        options,
+        seats,
+        reveal,
+        None,
+    );
+    StoredGame::start(record, vec![None, None], serde_json::json!({})).unwrap()
 }
