@@ -126,10 +126,20 @@ const en = {
   'err.storage_unavailable': 'The server cannot save games right now. Try again shortly.',
   'err.server_busy': 'The server is busy. Try again shortly.',
   'err.shutting_down': 'The server is restarting. It will be back shortly.',
+  // Why the server closed the game's socket, by close code (docs/PROTOCOL.md):
+  // 4001-4004 end the connection (sentences); the others fill "Connection
+  // lost ({reason})" while the page reconnects (phrases).
   'close.4001': 'This seat was opened in another tab or window.',
   'close.4002': 'You left this seat.',
   'close.4003': 'The server refused this connection.',
   'close.4004': 'The lobby was closed.',
+  'close.1001': 'the server is restarting',
+  'close.1008': 'too many messages in too short a time',
+  'close.1009': 'a message was too long for the server',
+  'close.1011': 'the game ran into a problem on the server and is being reloaded',
+  'close.4008': 'the connection was too slow to keep up',
+  'close.4009': 'the connection was silent for too long',
+  'close.4010': 'the game moved to another server',
   // Home page.
   'home.nameBox': 'Your name',
   'home.displayName': 'Your display name',
@@ -638,6 +648,13 @@ const de = {
   'close.4002': 'Du hast diesen Platz verlassen.',
   'close.4003': 'Der Server hat diese Verbindung abgelehnt.',
   'close.4004': 'Der Spielraum wurde geschlossen.',
+  'close.1001': 'der Server startet neu',
+  'close.1008': 'zu viele Nachrichten in zu kurzer Zeit',
+  'close.1009': 'eine Nachricht war zu lang für den Server',
+  'close.1011': 'das Spiel hatte auf dem Server einen Fehler und wird neu geladen',
+  'close.4008': 'die Verbindung war zu langsam',
+  'close.4009': 'die Verbindung war zu lange still',
+  'close.4010': 'das Spiel ist auf einen anderen Server umgezogen',
   // Startseite.
   'home.nameBox': 'Dein Name',
   'home.displayName': 'Dein Anzeigename',
