@@ -464,11 +464,12 @@ function draw() {
   if (over && !$('summary').dataset.version) {
     $('summary').dataset.version = String(S.version);
     const winner = over.winner;
+    // The celebration is the summary's heading: who won is said once.
     const cheer = winner === null || winner === undefined ? null
-      : el('div', { class: 'celebration' }, el('span', { class: 'confetti', 'aria-hidden': 'true' }, '★'),
+      : el('h2', { class: 'celebration' }, el('span', { class: 'confetti', 'aria-hidden': 'true' }, '★'),
         ` ${winner === seat ? t('win.you') : t('win.other', { who: name(winner) })} `, el('span', { class: 'confetti', 'aria-hidden': 'true' }, '★'));
     if (winner !== null && winner !== undefined && winner === seat) sound('win');
-    fill($('summary'), cheer, summary(over, S.stats || newStats(over.players.length), name, { partial: S.joinedAtVersion > 0 }),
+    fill($('summary'), summary(over, S.stats || newStats(over.players.length), name, { partial: S.joinedAtVersion > 0, heading: cheer }),
       el('p', {}, el('a', { href: `replay.html?game=${lobbyId}`, id: 'open-replay', class: 'button' }, t('win.replay'))));
   }
   if (S.refocusAfter !== null && S.version > S.refocusAfter) moveFocusOn();
