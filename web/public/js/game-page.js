@@ -15,7 +15,7 @@ import { diceChart } from './charts.js';
 import { summary } from './summary.js';
 import { announceTurn, chime, sound } from './notify.js';
 import { Countdown } from './countdown.js';
-import { flashing, freshFeedback, gainText, noteEvents, toast } from './feedback.js';
+import { flashing, freshFeedback, gainText, noteEvents, renderRollGains, toast } from './feedback.js';
 import { el, viewerSeat, fill, plainError, sameJson } from './util.js';
 import { languagePicker, t, translatePage } from './i18n.js';
 
@@ -448,6 +448,7 @@ function draw() {
     producing: flashing(S.fb) ? S.fb.hexes : null, robberMoved: S.fb.robberMoved,
   });
   S.fb.robberMoved = false;
+  renderRollGains($('roll-gains'), S.fb, S.view.players.map((p) => p.seat), seat, name);
   renderDice($('dice'), S.view.dice, S.rolled);
   S.rolled = false;
   renderPlayers($('players'), ctx);
