@@ -357,11 +357,48 @@ async function hostCall(fn) {
   }
 }
 
+/**
+ * A press (mouse, touch or pen) not yet released. A redraw replaces the
+ * controls' elements, and one that lands between a press and its release
+ * makes the browser drop the click (press and release on different
+ * elements): the composer then lost a "+" under load (tests/counter.spec.js).
+ * So redraws wait for the release (and the click after it), or at most
+ * PRESS_HOLD_MS for a release that never comes here.
+ */
+const press = { down: false, held: false, timer: 0 };
+const PRESS_HOLD_MS = 1000;
+
+function pressStarted() {
+  press.down = true;
+  clearTimeout(press.timer);
+  press.timer = setTimeout(pressEnded, PRESS_HOLD_MS);
+}
+
+function pressEnded() {
+  clearTimeout(press.timer);
+  if (!press.down) return;
+  press.down = false;
+  // After this event's click (dispatched in the same task), not before it.
+  if (press.held) setTimeout(() => { press.held = false; render(); }, 0);
+}
+
+document.addEventListener('pointerdown', pressStarted, true);
+document.addEventListener('pointerup', pressEnded, true);
+document.addEventListener('pointercancel', pressEnded, true);
+
 let frame = 0;
 function render() {
+  if (press.down) {
+    press.held = true;
+    return;
+  }
   if (frame) return;
   frame = requestAnimationFrame(() => {
     frame = 0;
+    if (press.down) {
+      press.held = true;
+      return;
+    }
     const t0 = performance.now();
     draw();
     if (S.perf && S.view) measure(t0, performance.now());
