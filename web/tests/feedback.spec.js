@@ -164,7 +164,7 @@ test('on a phone a roll\'s gains flash by the board, inside the screen, without 
   await recordRollGains(page);
   // A roll that gave someone cards: the gains flash in, then stay put.
   const shown = await playUntilSeen(page, 'shown');
-  expect(shown.items.every((i) => i.animation === 'gain-in')).toBe(true);
+  expect(shown.items.every((i) => i.animation === 'roll-gain-in')).toBe(true);
   // Read once its animation is over (before, it is still growing into place).
   const settled = await page.evaluate((key) => new Promise((resolve) => {
     const done = () => window.gainsSeen.find((g) => g.why === 'end' && g.key === key);
