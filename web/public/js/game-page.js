@@ -32,7 +32,7 @@ const S = {
   // What the waiting room's inputs hold between re-renders.
   room: { name: null, botKind: null },
   // The phone layout's open panel, and the offer answers already sent.
-  tab: 'play', sent: new Set(), refocusAfter: null,
+  tab: 'play', tabOpened: false, sent: new Set(), refocusAfter: null,
   // Who made each offer seen (answers name the offer by id only), and the
   // counter-offers seen ({ id, maker }): an offer's card still says who
   // countered it after the counter-offer closed.
@@ -494,6 +494,12 @@ function draw() {
   keepFocus($('trade'), () => renderTrade($('trade'), ctx));
   keepFocus($('offers'), () => renderOffers($('offers'), ctx));
   document.body.dataset.tab = S.tab;
+  if (S.tabOpened) {
+    // A list scrolled to its end while its panel was hidden stayed at the
+    // top: the panel opens on the latest lines.
+    S.tabOpened = false;
+    for (const list of [$('log-list'), $('chat-list')]) list.scrollTop = list.scrollHeight;
+  }
   for (const b of document.querySelectorAll('.tabs [role=tab]')) b.setAttribute('aria-selected', String(b.dataset.tab === S.tab));
   fill($('dice-chart'), diceChart(S.view.dice_counts));
   $('chat-form').hidden = seat === null;
@@ -534,6 +540,7 @@ function moveFocusOn() {
 
 /** Opens one panel of the phone layout (all panels show on wide screens). */
 function showTab(tab) {
+  S.tabOpened = S.tab !== tab;
   S.tab = tab;
   render();
 }
