@@ -43,6 +43,11 @@ test('R27: a confirmed counter-offer closes, the trade is done, the answered off
   // Ann offers 1 X for 1 Y to Bob alone.
   await ann.locator(`tr[data-resource="${plan.give}"] [aria-label="give ${plan.give}: one more"]`).click();
   await ann.locator(`tr[data-resource="${plan.get}"] [aria-label="get ${plan.get}: one more"]`).click();
+  // Each click shows in the composer before the offer goes (a click lost
+  // to a redraw between press and release once left it empty, so the send
+  // button never came on).
+  await expect(ann.locator(`output[aria-label="give ${plan.give}"]`)).toHaveText('1');
+  await expect(ann.locator(`output[aria-label="get ${plan.get}"]`)).toHaveText('1');
   for (const box of await ann.locator('input[name="offer-to"]').all()) {
     if (Number(await box.getAttribute('value')) !== plan.bobSeat) await box.uncheck();
   }

@@ -4,7 +4,7 @@
 // and with prefers-reduced-motion nothing moves.
 
 import { test, expect } from '@playwright/test';
-import { createLobby, shootBoth, state, uiStep, waitState, watchErrors } from './helpers.js';
+import { createLobby, shoot, shootBoth, state, uiStep, waitState, watchErrors } from './helpers.js';
 
 async function botGame(page) {
   await createLobby(page, { name: 'Ann', lobby: 'Feedback test' });
@@ -90,4 +90,95 @@ test('with prefers-reduced-motion the feedback shows without moving', async ({ b
   expect(names.length).toBeGreaterThan(0);
   expect(names.every((n) => n === 'none')).toBe(true);
   await waitState(page, (x) => x.view.phase !== 'opening', 'the game past the opening');
+});
+
+/**
+ * Records, in the page, what #roll-gains shows each time it fills and each
+ * time its flash animation ends (read at that moment: the flash lasts
+ * seconds only, so the test never polls for it).
+ */
+function recordRollGains(page) {
+  return page.evaluate(() => {
+    window.gainsSeen = [];
+    const root = document.getElementById('roll-gains');
+    const box = (node) => {
+      const r = node.getBoundingClientRect();
+      return { x: r.left, y: r.top, r: r.right, b: r.bottom };
+    };
+    const look = (why) => {
+      const S = window.catan.state;
+      const produced = S.history.flatMap((u) => u.events).filter((e) => e.type === 'produced').pop();
+      window.gainsSeen.push({
+        why, key: root.dataset.key, version: S.version, tab: S.tab, me: S.you.seat, gains: produced ? produced.gains : null,
+        playersShown: document.getElementById('players').checkVisibility(),
+        viewport: { x: 0, y: 0, r: innerWidth, b: innerHeight },
+        board: box(document.querySelector('.board-wrap')),
+        items: [...root.querySelectorAll('.roll-gain')].map((g) => ({
+          seat: Number(g.dataset.seat), who: g.querySelector('.roll-gain-who').textContent, text: g.querySelector('strong').textContent,
+          box: box(g), visible: g.checkVisibility({ opacityProperty: true, visibilityProperty: true }), animation: getComputedStyle(g).animationName,
+        })),
+      });
+    };
+    root.addEventListener('animationend', () => look('end'));
+    new MutationObserver(() => { if (root.children.length) look('shown'); }).observe(root, { childList: true });
+  });
+}
+
+/** Plays Ann's moves until the page recorded a `why` look at a flash of roll gains other than `not`'s. */
+async function playUntilSeen(page, why, not = null) {
+  const start = Date.now();
+  const seen = () => page.evaluate(({ w, k }) => window.gainsSeen.find((g) => g.why === w && g.key !== k && g.items.length), { w: why, k: not });
+  for (;;) {
+    const g = await seen();
+    if (g) return g;
+    if (Date.now() - start > 120_000) throw new Error(`never saw the roll gains (${why})`);
+    if (!(await uiStep(page))) await page.waitForTimeout(40);
+  }
+}
+
+/** Checks one look: every gain of the roll, by the board, inside the screen, on the Play tab. */
+function expectGainsByTheBoard(look) {
+  const inside = (a, b) => a.x >= b.x - 0.5 && a.y >= b.y - 0.5 && a.r <= b.r + 0.5 && a.b <= b.b + 0.5;
+  expect(look.tab).toBe('play');
+  expect(look.playersShown, 'the Players tab stays closed').toBe(false);
+  const gained = look.gains.map((g, seat) => ({ seat, g, n: Object.values(g).reduce((a, b) => a + b, 0) })).filter((x) => x.n > 0);
+  expect(look.items.map((i) => i.seat)).toEqual(gained.map((x) => x.seat));
+  for (const { seat, g, n } of gained) {
+    const item = look.items.find((i) => i.seat === seat);
+    expect(item.visible).toBe(true);
+    expect(inside(item.box, look.viewport), `seat ${seat}'s gain inside the viewport: ${JSON.stringify(item.box)}`).toBe(true);
+    expect(inside(item.box, look.board), `seat ${seat}'s gain on the board: ${JSON.stringify(item.box)}`).toBe(true);
+    if (seat === look.me) {
+      expect(item.who).toBe('You');
+      expect(item.text).toBe(Object.entries(g).filter(([, k]) => k > 0).map(([r, k]) => `+${k} ${r}`).join(', '));
+    } else {
+      expect(item.text).toBe(`+${n} card${n === 1 ? '' : 's'}`);
+    }
+  }
+}
+
+test('on a phone a roll\'s gains flash by the board, inside the screen, without changing tabs (also with reduced motion)', async ({ browser }, testInfo) => {
+  const page = await (await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })).newPage();
+  watchErrors(page, 'Ann');
+  await botGame(page);
+  await recordRollGains(page);
+  // A roll that gave someone cards: the gains flash in, then stay put.
+  const shown = await playUntilSeen(page, 'shown');
+  expect(shown.items.every((i) => i.animation === 'roll-gain-in')).toBe(true);
+  // Read once its animation is over (before, it is still growing into place).
+  const settled = await page.evaluate((key) => new Promise((resolve) => {
+    const done = () => window.gainsSeen.find((g) => g.why === 'end' && g.key === key);
+    const wait = () => (done() ? resolve(done()) : setTimeout(wait, 20));
+    wait();
+  }), shown.key);
+  expectGainsByTheBoard(settled);
+  await shoot(page, testInfo, 'roll-gains-390x844');
+  // They go by themselves.
+  await expect(page.locator('#roll-gains')).toBeHidden({ timeout: 8000 });
+
+  // With reduced motion the next roll's gains show at once, without moving.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  const still = await playUntilSeen(page, 'shown', settled.key);
+  expect(still.items.every((i) => i.animation === 'none')).toBe(true);
+  expectGainsByTheBoard(still);
 });

@@ -2,7 +2,8 @@
 // everything fits one screen without page scrolling; on a phone (390x844)
 // the board fills the width, the panels are one tap away, board targets are
 // at least 32 CSS px; a bot's offer to a person arrives where the eye is and
-// can be taken at the default bot speed, and a second Accept sends nothing.
+// can be taken at the default bot speed, and a second Accept sends nothing;
+// on a phone the Log tab opens on its latest lines.
 
 import { test, expect } from '@playwright/test';
 import { createLobby, shoot, shootBoth, state, uiStep, waitState, watchErrors } from './helpers.js';
@@ -202,3 +203,32 @@ test('a person takes a bot\'s offer at the default bot speed, and a second Accep
   await ctx.close();
 });
 
+
+test('on a phone the Log tab opens on the latest lines', async ({ browser }) => {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await ctx.newPage();
+  watchErrors(page, 'Ann');
+  await botGame(page);
+  // Play on the Play tab until it is Ann's roll after the opening, with more
+  // lines in the log than its panel shows; then nothing moves until she rolls.
+  const start = Date.now();
+  for (;;) {
+    const s = await state(page);
+    const lines = await page.locator('#log-list li').count();
+    if (s.view.phase === 'pre_roll' && s.view.active === s.you.seat && lines >= 20 && !s.busy) break;
+    if (Date.now() - start > 120_000) throw new Error('never reached Ann\'s roll');
+    if (!(await uiStep(page))) await page.waitForTimeout(40);
+  }
+  await page.locator('#tab-log').tap();
+  await expect(page.locator('#tab-log')).toHaveAttribute('aria-selected', 'true');
+  // The list scrolls (it holds more than it shows), and its last line is in view.
+  const last = page.locator('#log-list li').last();
+  await expect.poll(() => page.evaluate(() => {
+    const list = document.getElementById('log-list');
+    const l = list.getBoundingClientRect();
+    const r = list.lastElementChild.getBoundingClientRect();
+    return { scrolls: list.scrollHeight > list.clientHeight, inView: r.top >= l.top - 0.5 && r.bottom <= l.bottom + 0.5 };
+  })).toEqual({ scrolls: true, inView: true });
+  await inside(page, last, 'the latest log line');
+  await ctx.close();
+});

@@ -5,8 +5,9 @@
 // input: highlights expire on their own, and with prefers-reduced-motion
 // the CSS shows them without movement.
 
-import { el, resName, setText, total } from './util.js';
+import { el, fill, resName, setText, total } from './util.js';
 import { hexName } from './words.js';
+import { badge } from './table.js';
 import { t, tn } from './i18n.js';
 
 /** How long a roll's highlights and gains stay, in ms. */
@@ -79,6 +80,24 @@ export function gainText(fb, seat, me) {
   if (!n) return null;
   if (seat === me) return setText(g).split(', ').map((p) => `+${p}`).join(', ');
   return `+${tn('count.cards', n)}`;
+}
+
+/**
+ * The roll's gains at the foot of the board (`root`, #roll-gains): every
+ * player who gained, by badge and name, while the highlights last. On a
+ * phone the players' list is a tab away and the board is where the eye is
+ * after a roll; wide screens hide this (the players' list shows the gains
+ * there). Rebuilt only when the gains change, so other redraws during the
+ * flash neither restart its animation nor cost anything.
+ */
+export function renderRollGains(root, fb, seats, me, name) {
+  const items = seats.map((s) => ({ s, text: gainText(fb, s, me) })).filter((g) => g.text);
+  const key = items.length ? `${fb.until}:${items.map((g) => `${g.s}=${g.text}`).join(';')}` : '';
+  if (root.dataset.key === key) return;
+  root.dataset.key = key;
+  root.hidden = !items.length;
+  fill(root, items.map(({ s, text }) => el('span', { class: 'roll-gain', 'data-seat': s },
+    badge(s), el('span', { class: 'roll-gain-who' }, s === me ? t('gains.you') : name(s)), el('strong', {}, text))));
 }
 
 /** Shows `text` as a toast in `root` for a few seconds. */

@@ -15,7 +15,7 @@ import { diceChart } from './charts.js';
 import { summary } from './summary.js';
 import { announceTurn, chime, sound } from './notify.js';
 import { Countdown } from './countdown.js';
-import { flashing, freshFeedback, gainText, noteEvents, toast } from './feedback.js';
+import { flashing, freshFeedback, gainText, noteEvents, renderRollGains, toast } from './feedback.js';
 import { el, viewerSeat, fill, plainError, sameJson } from './util.js';
 import { languagePicker, t, translatePage } from './i18n.js';
 
@@ -32,7 +32,7 @@ const S = {
   // What the waiting room's inputs hold between re-renders.
   room: { name: null, botKind: null },
   // The phone layout's open panel, and the offer answers already sent.
-  tab: 'play', sent: new Set(), refocusAfter: null,
+  tab: 'play', tabOpened: false, sent: new Set(), refocusAfter: null,
   // Who made each offer seen (answers name the offer by id only), and the
   // counter-offers seen ({ id, maker }): an offer's card still says who
   // countered it after the counter-offer closed.
@@ -357,11 +357,48 @@ async function hostCall(fn) {
   }
 }
 
+/**
+ * A press (mouse, touch or pen) not yet released. A redraw replaces the
+ * controls' elements, and one that lands between a press and its release
+ * makes the browser drop the click (press and release on different
+ * elements): the composer then lost a "+" under load (tests/counter.spec.js).
+ * So redraws wait for the release (and the click after it), or at most
+ * PRESS_HOLD_MS for a release that never comes here.
+ */
+const press = { down: false, held: false, timer: 0 };
+const PRESS_HOLD_MS = 1000;
+
+function pressStarted() {
+  press.down = true;
+  clearTimeout(press.timer);
+  press.timer = setTimeout(pressEnded, PRESS_HOLD_MS);
+}
+
+function pressEnded() {
+  clearTimeout(press.timer);
+  if (!press.down) return;
+  press.down = false;
+  // After this event's click (dispatched in the same task), not before it.
+  if (press.held) setTimeout(() => { press.held = false; render(); }, 0);
+}
+
+document.addEventListener('pointerdown', pressStarted, true);
+document.addEventListener('pointerup', pressEnded, true);
+document.addEventListener('pointercancel', pressEnded, true);
+
 let frame = 0;
 function render() {
+  if (press.down) {
+    press.held = true;
+    return;
+  }
   if (frame) return;
   frame = requestAnimationFrame(() => {
     frame = 0;
+    if (press.down) {
+      press.held = true;
+      return;
+    }
     const t0 = performance.now();
     draw();
     if (S.perf && S.view) measure(t0, performance.now());
@@ -448,6 +485,7 @@ function draw() {
     producing: flashing(S.fb) ? S.fb.hexes : null, robberMoved: S.fb.robberMoved,
   });
   S.fb.robberMoved = false;
+  renderRollGains($('roll-gains'), S.fb, S.view.players.map((p) => p.seat), seat, name);
   renderDice($('dice'), S.view.dice, S.rolled);
   S.rolled = false;
   renderPlayers($('players'), ctx);
@@ -456,6 +494,12 @@ function draw() {
   keepFocus($('trade'), () => renderTrade($('trade'), ctx));
   keepFocus($('offers'), () => renderOffers($('offers'), ctx));
   document.body.dataset.tab = S.tab;
+  if (S.tabOpened) {
+    // A list scrolled to its end while its panel was hidden stayed at the
+    // top: the panel opens on the latest lines.
+    S.tabOpened = false;
+    for (const list of [$('log-list'), $('chat-list')]) list.scrollTop = list.scrollHeight;
+  }
   for (const b of document.querySelectorAll('.tabs [role=tab]')) b.setAttribute('aria-selected', String(b.dataset.tab === S.tab));
   fill($('dice-chart'), diceChart(S.view.dice_counts));
   $('chat-form').hidden = seat === null;
@@ -464,11 +508,12 @@ function draw() {
   if (over && !$('summary').dataset.version) {
     $('summary').dataset.version = String(S.version);
     const winner = over.winner;
+    // The celebration is the summary's heading: who won is said once.
     const cheer = winner === null || winner === undefined ? null
-      : el('div', { class: 'celebration' }, el('span', { class: 'confetti', 'aria-hidden': 'true' }, '★'),
+      : el('h2', { class: 'celebration' }, el('span', { class: 'confetti', 'aria-hidden': 'true' }, '★'),
         ` ${winner === seat ? t('win.you') : t('win.other', { who: name(winner) })} `, el('span', { class: 'confetti', 'aria-hidden': 'true' }, '★'));
     if (winner !== null && winner !== undefined && winner === seat) sound('win');
-    fill($('summary'), cheer, summary(over, S.stats || newStats(over.players.length), name, { partial: S.joinedAtVersion > 0 }),
+    fill($('summary'), summary(over, S.stats || newStats(over.players.length), name, { partial: S.joinedAtVersion > 0, heading: cheer }),
       el('p', {}, el('a', { href: `replay.html?game=${lobbyId}`, id: 'open-replay', class: 'button' }, t('win.replay'))));
   }
   if (S.refocusAfter !== null && S.version > S.refocusAfter) moveFocusOn();
@@ -495,6 +540,7 @@ function moveFocusOn() {
 
 /** Opens one panel of the phone layout (all panels show on wide screens). */
 function showTab(tab) {
+  S.tabOpened = S.tab !== tab;
   S.tab = tab;
   render();
 }

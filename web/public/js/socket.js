@@ -2,15 +2,27 @@
 // seat token (or none, to watch), hands every server message to the page,
 // matches replies to requests by id, and reconnects by itself with backoff
 // unless the server closed the socket for a reason retrying cannot fix.
+// Why a socket closed is said by its close code from the catalogue, never
+// by the server's close reason (English, and worded for a log).
 
 import { lobbyNode, socketUrl } from './api.js';
-import { t } from './i18n.js';
+import { has, t } from './i18n.js';
 
 /** Close code: the lobby moved to another server of the cluster. */
 const MOVED = 4010;
 
 /** Close codes after which reconnecting would not help (said by `close.CODE` in i18n.js). */
 const FINAL_CLOSES = new Set([4001, 4002, 4003, 4004]);
+
+/**
+ * Why the socket closed, in the page's language: `close.CODE` for every
+ * close code docs/PROTOCOL.md lists (a sentence for the final ones, a short
+ * phrase for the banner's "Connection lost (…)" otherwise), and "connection
+ * lost" for any other code (1006: the network dropped it without a word).
+ */
+export function closeText(code) {
+  return has(`close.${code}`) ? t(`close.${code}`) : t('conn.lostReason');
+}
 
 /** A reconnecting game socket. */
 export class GameSocket {
@@ -77,14 +89,12 @@ export class GameSocket {
       this.pending.clear();
       if (this.stopped) return;
       if (FINAL_CLOSES.has(ev.code)) {
-        // The catalogue's sentence, in the page's language (the server's
-        // close reason is English and worded for a log).
-        this.onStatus({ state: 'final', message: t(`close.${ev.code}`), code: ev.code });
+        this.onStatus({ state: 'final', message: closeText(ev.code), code: ev.code });
         return;
       }
       if (ev.code === MOVED && this.moves < 3) {
         // Another server serves the game now: go there at once. The close
-        // reason names it ("moved to <url>"); without it, ask.
+        // reason names it ("moved to <url>"): read, never shown; without it, ask.
         this.moves += 1;
         const named = /^moved to (https?:\/\/\S+)$/.exec(ev.reason || '');
         this.nodeUrl = named ? named[1] : null;
@@ -93,7 +103,7 @@ export class GameSocket {
         else this.relocateThenConnect();
         return;
       }
-      this.scheduleRetry(ev.reason || t('conn.lostReason'));
+      this.scheduleRetry(closeText(ev.code));
     });
   }
 

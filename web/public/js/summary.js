@@ -20,8 +20,12 @@ export function pointsBySource(view) {
   }));
 }
 
-/** The summary element. `partial` says the tallies miss events before this page joined. */
-export function summary(view, stats, name, { partial = false } = {}) {
+/**
+ * The summary element. `partial` says the tallies miss events before this
+ * page joined; `heading` replaces the "X wins!" heading (the live table's
+ * celebration says it, and it is said once).
+ */
+export function summary(view, stats, name, { partial = false, heading = null } = {}) {
   const seats = view.players.map((p) => p.seat);
   const labels = seats.map(name);
   const pts = pointsBySource(view);
@@ -30,7 +34,7 @@ export function summary(view, stats, name, { partial = false } = {}) {
     ['largest_army', t('award.army'), '#D55E00'], ['vp_cards', t('sum.vpCards'), '#CC79A7'],
   ];
   return el('div', { class: 'summary' },
-    el('h2', {}, view.winner === null ? t('sum.over') : t('win.other', { who: name(view.winner) })),
+    heading || el('h2', {}, view.winner === null ? t('sum.over') : t('win.other', { who: name(view.winner) })),
     el('p', {}, t('sum.final', { list: seats.map((s) => `${name(s)} ${Object.values(pts[s]).reduce((a, b) => a + b, 0)}`).join(', ') })),
     partial ? el('p', { class: 'hint' }, t('sum.partial')) : null,
     el('div', { class: 'charts' },
