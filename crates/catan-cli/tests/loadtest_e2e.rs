@@ -9,13 +9,16 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The `catan-server` binary next to `catan`, built (or brought up to
-/// date) with cargo so the test always drives the current server.
+/// date) with cargo so the test always drives the current server. Built
+/// as `scripts/test.sh` builds every binary (the whole workspace, all
+/// features): with other flags cargo would resolve other features for the
+/// shared dependencies and rebuild them all, minutes inside the test run.
 fn server_binary() -> PathBuf {
     let catan = PathBuf::from(env!("CARGO_BIN_EXE_catan"));
     let dir = catan.parent().unwrap().to_path_buf();
     let profile_release = dir.ends_with("release");
     let mut cmd = Command::new(option_env!("CARGO").unwrap_or("cargo"));
-    cmd.args(["build", "-q", "-p", "catan-server", "--bin", "catan-server"]);
+    cmd.args(["build", "-q", "--workspace", "--bins", "--all-features"]);
     if profile_release {
         cmd.arg("--release");
     }

@@ -228,18 +228,24 @@ impl Cluster {
     /// out (at most the lease time) and then taken over, so that the client
     /// is not sent to a dead node.
     pub async fn locate(&self, lobby: Uuid) -> Result<Located, StoreError> {
-        self.locate_gated(lobby, false).await
+        self.locate_gated(lobby, None).await
     }
 
-    /// Where `lobby` is served, after its owner's node could not be reached
-    /// at the URL `locate` gave: it is taken for gone, waited for and taken
-    /// over like one that stopped beating (its lease decides: a node that
-    /// is alive after all keeps renewing it, and the answer names it again).
-    pub async fn locate_unreachable(&self, lobby: Uuid) -> Result<Located, StoreError> {
-        self.locate_gated(lobby, true).await
+    /// Where `lobby` is served, after its owner could not be reached at
+    /// `url`: while the lease is still that node's, it is taken for gone,
+    /// waited for and taken over like one that stopped beating (its lease
+    /// decides: a node that is alive after all keeps renewing it, and the
+    /// answer names it again). A lobby another node took over meanwhile is
+    /// simply located there.
+    pub async fn locate_unreachable(&self, lobby: Uuid, url: &str) -> Result<Located, StoreError> {
+        self.locate_gated(lobby, Some(url)).await
     }
 
-    async fn locate_gated(&self, lobby: Uuid, unreachable: bool) -> Result<Located, StoreError> {
+    async fn locate_gated(
+        &self,
+        lobby: Uuid,
+        unreachable: Option<&str>,
+    ) -> Result<Located, StoreError> {
         if let Some(h) = self.inner.registry.get(lobby) {
             return Ok(Located::Here(h));
         }
@@ -267,14 +273,15 @@ impl Cluster {
         }
     }
 
-    async fn find(&self, lobby: Uuid, unreachable: bool) -> Result<Located, StoreError> {
+    async fn find(&self, lobby: Uuid, unreachable: Option<&str>) -> Result<Located, StoreError> {
         // Another lookup may have taken it over while this one waited.
         if let Some(h) = self.inner.registry.get(lobby) {
             return Ok(Located::Here(h));
         }
         match self.inner.store.lease_owner(lobby).await? {
             Some(owner) if owner.live && owner.node_id.as_deref() != Some(self.id()) => {
-                if !(unreachable || self.holder_gone(&owner)) {
+                let cut_off = unreachable.is_some() && owner.url.as_deref() == unreachable;
+                if !(cut_off || self.holder_gone(&owner)) {
                     return Ok(match owner.url {
                         Some(url) => Located::There(url),
                         None => Located::Moving,
@@ -292,12 +299,13 @@ impl Cluster {
         self.take_over(lobby).await
     }
 
-    /// Whether the node holding a live lease has missed two beats (or left
-    /// the node list): it will not renew, so the lease will run out.
+    /// Whether the node holding a live lease has not beaten for a whole
+    /// lease time (three beats), or left the node list: it will not renew,
+    /// so the lease will run out. (A busy node's beats can be late by a
+    /// second or more; taking it for gone sooner would stall every lookup
+    /// of its lobbies until their leases' next expiry, all for nothing.)
     fn holder_gone(&self, owner: &LeaseOwner) -> bool {
-        owner
-            .beat_age
-            .is_none_or(|age| age > self.inner.lease * 2 / 3)
+        owner.beat_age.is_none_or(|age| age > self.inner.lease)
     }
 
     /// Claims `lobby` and resumes it from its log.

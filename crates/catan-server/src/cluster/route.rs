@@ -150,7 +150,7 @@ async fn forward_there(
     };
     tracing::warn!(lobby_id = %id, owner = %url, %why, "cannot forward to the lobby's node");
     // Its node may have died: wait for its lease and take the lobby over.
-    match cluster.locate_unreachable(id).await {
+    match cluster.locate_unreachable(id, url).await {
         Ok(Located::Here(_)) => next.run(Request::from_parts(parts, Body::from(body))).await,
         Ok(Located::There(now)) if now != url => {
             proxy(cluster.id(), &format!("{now}{tail}"), &parts, body, limit)
