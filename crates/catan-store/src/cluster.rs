@@ -88,6 +88,16 @@ pub struct LeaseOwner {
     pub beat_age: Option<Duration>,
 }
 
+/// A game in progress that nobody serves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Orphan {
+    /// The game (and lobby) id.
+    pub game_id: Uuid,
+    /// How long since its lease expired or was released (since the game
+    /// was stored, if it never had one); by the database's clock.
+    pub orphaned_for: Duration,
+}
+
 /// What a claim of a stored game's lease came to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Claim {
@@ -402,9 +412,11 @@ impl Store {
     /// Games in progress that nobody serves: their lease expired or was
     /// released, or they never had one (stored before the cluster). Oldest
     /// lease first, at most `limit`.
-    pub async fn orphaned_games(&self, limit: i64) -> Result<Vec<Uuid>, StoreError> {
+    pub async fn orphaned_games(&self, limit: i64) -> Result<Vec<Orphan>, StoreError> {
         let rows = sqlx::query(
-            "SELECT g.id FROM games g LEFT JOIN lobby_leases l ON l.lobby_id = g.id \
+            "SELECT g.id, (greatest(0, extract(epoch FROM now() - coalesce(l.expires, g.created))) \
+                             * 1000)::int8 AS age \
+             FROM games g LEFT JOIN lobby_leases l ON l.lobby_id = g.id \
              WHERE g.status = 'in_progress' \
                AND (l.lobby_id IS NULL OR l.expires < now() OR l.node_id IS NULL) \
              ORDER BY l.expires NULLS FIRST, g.created LIMIT $1",
@@ -413,7 +425,55 @@ impl Store {
         .fetch_all(pool(self)?)
         .await?;
         rows.iter()
-            .map(|r| r.try_get("id"))
+            .map(|r| {
+                Ok(Orphan {
+                    game_id: r.try_get("id")?,
+                    orphaned_for: millis(r.try_get("age")?),
+                })
+            })
+            .collect::<Result<_, sqlx::Error>>()
+            .map_err(StoreError::from)
+    }
+
+    /// Claims, in one statement, the leases of those of `ids` that are
+    /// stored games in progress nobody holds (expired, released or never
+    /// leased), each at its next epoch; answers the games won with their
+    /// epochs. The lease rows are locked `FOR UPDATE` in id order, so two
+    /// nodes claiming overlapping sets at once never deadlock, and the
+    /// locks order each claim after any append in flight, as in
+    /// [`Store::claim_game`].
+    pub async fn claim_games(
+        &self,
+        ids: &[Uuid],
+        node: &str,
+        ttl: Duration,
+    ) -> Result<Vec<(Uuid, u64)>, StoreError> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rows = sqlx::query(
+            "WITH want AS (SELECT id FROM games \
+                             WHERE id = ANY($1::uuid[]) AND status = 'in_progress'), \
+                  lock AS (SELECT lobby_id FROM lobby_leases \
+                             WHERE lobby_id IN (SELECT id FROM want) \
+                             ORDER BY lobby_id FOR UPDATE) \
+             INSERT INTO lobby_leases (lobby_id, node_id, epoch, expires) \
+             SELECT id, $2, 1, now() + make_interval(secs => $3 / 1000.0) FROM want \
+             WHERE (SELECT count(*) FROM lock) >= 0 \
+             ORDER BY id \
+             ON CONFLICT (lobby_id) DO UPDATE SET node_id = $2, \
+               epoch = lobby_leases.epoch + 1, \
+               expires = now() + make_interval(secs => $3 / 1000.0) \
+             WHERE lobby_leases.expires < now() OR lobby_leases.node_id IS NULL \
+             RETURNING lobby_id, epoch",
+        )
+        .bind(ids)
+        .bind(node)
+        .bind(ms(ttl))
+        .fetch_all(pool(self)?)
+        .await?;
+        rows.iter()
+            .map(|r| Ok((r.try_get("lobby_id")?, epoch_of(r.try_get("epoch")?))))
             .collect::<Result<_, sqlx::Error>>()
             .map_err(StoreError::from)
     }

@@ -25,7 +25,7 @@ mod sqlite;
 mod within;
 
 pub use batch::{BatchObserver, GroupCommit, GroupCommitConfig};
-pub use cluster::{Claim, FencedAction, Lease, LeaseOwner, Listing, NodeLoad, NodeRecord};
+pub use cluster::{Claim, FencedAction, Lease, LeaseOwner, Listing, NodeLoad, NodeRecord, Orphan};
 pub use error::StoreError;
 pub use model::{GamePage, GameSummary, MAX_PER_PAGE, StoredGame, format_time, hash_token};
 
@@ -332,6 +332,23 @@ impl Store {
             Store::Sqlite(p) => sqlite::load_game(p, game_id).await?,
         };
         rows.map(|(g, a)| g.into_stored(a)).transpose()
+    }
+
+    /// The stored games among `ids` (ids with no stored game are left out),
+    /// loaded as [`Store::load_game`] loads one; on PostgreSQL in two
+    /// queries whatever their number, for a takeover of many at once.
+    pub async fn load_games(&self, ids: &[Uuid]) -> Result<Vec<StoredGame>, StoreError> {
+        let rows = match self {
+            Store::Postgres(p) => postgres::load_games(p, ids).await?,
+            Store::Sqlite(p) => {
+                let mut rows = Vec::with_capacity(ids.len());
+                for &id in ids {
+                    rows.extend(sqlite::load_game(p, id).await?);
+                }
+                rows
+            }
+        };
+        rows.into_iter().map(|(g, a)| g.into_stored(a)).collect()
     }
 
     /// Every game still in progress, oldest first, loaded for recovery.

@@ -340,26 +340,68 @@ pub(crate) async fn load_game(
         return Ok(None);
     };
     let game = game_row(&row)?;
-    let actions = sqlx::query(
-        "SELECT seq, seat, action::text AS action, outcome::text AS outcome, time, stand_in \
-         FROM game_actions WHERE game_id = $1 ORDER BY seq",
-    )
+    let actions = sqlx::query(&format!(
+        "SELECT {ACTION_COLUMNS} FROM game_actions WHERE game_id = $1 ORDER BY seq"
+    ))
     .bind(game_id)
     .fetch_all(pool)
     .await?
     .iter()
-    .map(|r| {
-        Ok(ActionRow {
-            seq: r.try_get("seq")?,
-            seat: i64::from(r.try_get::<i16, _>("seat")?),
-            action: r.try_get("action")?,
-            outcome: r.try_get("outcome")?,
-            time: r.try_get("time")?,
-            stand_in: r.try_get("stand_in")?,
-        })
-    })
+    .map(action_row)
     .collect::<Result<Vec<_>, sqlx::Error>>()?;
     Ok(Some((game, actions)))
+}
+
+/// The games among `ids` that are stored, with their logs: two queries
+/// whatever the number (a takeover of many games at once).
+pub(crate) async fn load_games(
+    pool: &PgPool,
+    ids: &[Uuid],
+) -> Result<Vec<(GameRow, Vec<ActionRow>)>, StoreError> {
+    let games = sqlx::query(&format!(
+        "SELECT {GAME_COLUMNS} FROM games WHERE id = ANY($1::uuid[]) ORDER BY id"
+    ))
+    .bind(ids)
+    .fetch_all(pool)
+    .await?
+    .iter()
+    .map(game_row)
+    .collect::<Result<Vec<_>, _>>()?;
+    let rows = sqlx::query(&format!(
+        "SELECT game_id, {ACTION_COLUMNS} FROM game_actions \
+         WHERE game_id = ANY($1::uuid[]) ORDER BY game_id, seq"
+    ))
+    .bind(ids)
+    .fetch_all(pool)
+    .await?;
+    let mut logs: std::collections::HashMap<Uuid, Vec<ActionRow>> =
+        std::collections::HashMap::with_capacity(games.len());
+    for r in &rows {
+        let game: Uuid = r.try_get("game_id")?;
+        logs.entry(game).or_default().push(action_row(r)?);
+    }
+    Ok(games
+        .into_iter()
+        .map(|g| {
+            let log = logs.remove(&g.id).unwrap_or_default();
+            (g, log)
+        })
+        .collect())
+}
+
+/// The columns of a logged action that [`action_row`] reads.
+const ACTION_COLUMNS: &str =
+    "seq, seat, action::text AS action, outcome::text AS outcome, time, stand_in";
+
+fn action_row(r: &PgRow) -> Result<ActionRow, sqlx::Error> {
+    Ok(ActionRow {
+        seq: r.try_get("seq")?,
+        seat: i64::from(r.try_get::<i16, _>("seat")?),
+        action: r.try_get("action")?,
+        outcome: r.try_get("outcome")?,
+        time: r.try_get("time")?,
+        stand_in: r.try_get("stand_in")?,
+    })
 }
 
 pub(crate) async fn unfinished_ids(pool: &PgPool) -> Result<Vec<Uuid>, StoreError> {

@@ -215,10 +215,22 @@ async fn renewals_publish_listings_and_orphans_are_found() {
     // lease expires; a game with no lease at all is too.
     assert!(store.orphaned_games(10).await.unwrap().is_empty());
     expire(&store, gone).await;
-    assert_eq!(store.orphaned_games(10).await.unwrap(), vec![gone]);
+    let orphans = store.orphaned_games(10).await.unwrap();
+    assert_eq!(orphans.len(), 1);
+    assert_eq!(orphans[0].game_id, gone);
+    assert!(
+        orphans[0].orphaned_for < Duration::from_secs(60),
+        "{orphans:?}"
+    );
     let never = Uuid::new_v4();
     store.create_game(&new_game(never)).await.unwrap();
-    let orphans = store.orphaned_games(10).await.unwrap();
+    let orphans: Vec<Uuid> = store
+        .orphaned_games(10)
+        .await
+        .unwrap()
+        .iter()
+        .map(|o| o.game_id)
+        .collect();
     assert_eq!(orphans.len(), 2);
     assert!(orphans.contains(&never) && orphans.contains(&gone));
     // Taking them over: the expired lease at its next epoch, the never
@@ -240,6 +252,61 @@ async fn renewals_publish_listings_and_orphans_are_found() {
     );
     assert_eq!(store.lease_owner(unknown).await.unwrap(), None);
     assert!(store.orphaned_games(10).await.unwrap().is_empty());
+    drop_store(store, &db).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_claim_takes_only_orphans_and_batch_loads_match() {
+    let (store, db) = fresh().await;
+    let ids: Vec<Uuid> = (0..40).map(|_| Uuid::new_v4()).collect();
+    for (i, &id) in ids.iter().enumerate() {
+        store.create_game(&new_game(id)).await.unwrap();
+        for seq in 1..=(i as u64 % 4) {
+            store.append_action(id, &action(seq, 0)).await.unwrap();
+        }
+    }
+    // Half held live by b, a quarter expired, a quarter never leased.
+    let mut epochs = std::collections::HashMap::new();
+    for &id in &ids[..30] {
+        epochs.insert(id, store.claim_lease(id, "b", TTL).await.unwrap().unwrap());
+    }
+    for &id in &ids[20..30] {
+        expire(&store, id).await;
+    }
+    let unknown = Uuid::new_v4();
+    let mut want = ids.clone();
+    want.push(unknown);
+    // Two nodes claim the whole set at once, twice over: every orphan goes
+    // to exactly one of them, at its next epoch, live leases stay b's, the
+    // unknown id gets nothing, and neither claim deadlocks.
+    let (a, c) = tokio::join!(
+        store.claim_games(&want, "a", TTL),
+        store.claim_games(&want, "c", TTL)
+    );
+    let (a, c) = (a.unwrap(), c.unwrap());
+    let mut won: Vec<(Uuid, u64)> = a.iter().chain(&c).copied().collect();
+    won.sort();
+    let mut orphans: Vec<(Uuid, u64)> = ids[20..]
+        .iter()
+        .map(|&id| (id, epochs.get(&id).map_or(1, |e| e + 1)))
+        .collect();
+    orphans.sort();
+    assert_eq!(won, orphans, "a won {a:?}, c won {c:?}");
+    for &id in &ids[..20] {
+        let owner = store.lease_owner(id).await.unwrap().unwrap();
+        assert_eq!(owner.node_id.as_deref(), Some("b"));
+    }
+    assert_eq!(store.lease_owner(unknown).await.unwrap(), None);
+    assert!(store.claim_games(&want, "d", TTL).await.unwrap().is_empty());
+    assert!(store.claim_games(&[], "d", TTL).await.unwrap().is_empty());
+    // The batch load gives what loading one by one gives, unknown ids left out.
+    let loaded = store.load_games(&want).await.unwrap();
+    assert_eq!(loaded.len(), ids.len());
+    for game in &loaded {
+        let one = store.load_game(game.id).await.unwrap().unwrap();
+        assert_eq!(game, &one);
+    }
+    assert!(loaded.iter().any(|g| g.record.actions.len() == 3));
     drop_store(store, &db).await;
 }
 

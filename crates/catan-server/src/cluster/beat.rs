@@ -2,15 +2,13 @@
 //! renew every lease it holds in one statement (publishing changed lobby
 //! listings with it), stop the lobbies whose leases were lost, release the
 //! leases of lobbies that ended here, and stop serving everything before
-//! the leases can expire when renewals keep failing. A second task takes
-//! over orphaned games (their node died or let them go) so that games with
-//! nobody asking for them, bots alone, go on too.
+//! the leases can expire when renewals keep failing. The reaper (a second
+//! task, `reaper`) takes over orphaned games.
 
-use super::{Cluster, Located};
+use super::Cluster;
 use crate::lobby::CloseReason;
 use crate::metrics::metrics;
 use catan_store::{Lease, Listing, NodeLoad};
-use rand::seq::SliceRandom;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -18,15 +16,9 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use uuid::Uuid;
 
-/// Orphaned games looked at per beat.
-const ORPHANS_PER_BEAT: i64 = 2_000;
-/// Orphans the reaper looks up at once (their takeovers then wait for the
-/// node's takeover permits, shared with the clients' requests).
-const REAPER_LOOKUPS: usize = 16;
-
 /// Runs the beat and the orphan reaper until the process ends.
 pub(super) async fn run(cluster: Cluster, mut lost: mpsc::UnboundedReceiver<Uuid>) {
-    tokio::spawn(reap(cluster.clone()));
+    tokio::spawn(super::reaper::run(cluster.clone()));
     let every = cluster.inner.lease / 3;
     let mut tick = tokio::time::interval(every);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -183,67 +175,6 @@ impl Beat {
                 .await;
         });
     }
-}
-
-/// Takes over games nobody serves, a share of them per beat: each live node
-/// takes about its part (orphans divided by live nodes, in a random order),
-/// so a dead node's games spread over the survivors.
-async fn reap(cluster: Cluster) {
-    let every = cluster.inner.lease / 3;
-    let mut tick = tokio::time::interval(every);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tick.tick().await;
-        if cluster.draining() {
-            continue;
-        }
-        let store = &cluster.inner.store;
-        let mut orphans = match store.orphaned_games(ORPHANS_PER_BEAT).await {
-            Ok(o) if !o.is_empty() => o,
-            Ok(_) => continue,
-            Err(e) => {
-                tracing::debug!(error = %e, "cannot look for orphaned games");
-                continue;
-            }
-        };
-        let nodes = store
-            .live_nodes(cluster.inner.lease)
-            .await
-            .map(|n| n.iter().filter(|n| !n.draining).count())
-            .unwrap_or(1)
-            .max(1);
-        orphans.shuffle(&mut rand::rng());
-        let share = orphans.len().div_ceil(nodes);
-        orphans.truncate(share);
-        let began = std::time::Instant::now();
-        let taken = take_all(&cluster, orphans).await;
-        if taken > 0 {
-            tracing::info!(
-                taken,
-                ms = began.elapsed().as_millis() as u64,
-                "took over orphaned games"
-            );
-        }
-    }
-}
-
-/// Takes over `ids`, a few at a time; how many this node now serves.
-async fn take_all(cluster: &Cluster, ids: Vec<Uuid>) -> usize {
-    use futures_util::StreamExt;
-    futures_util::stream::iter(ids)
-        .map(|id| async move {
-            match cluster.locate(id).await {
-                Ok(Located::Here(_)) => 1,
-                Ok(_) => 0,
-                Err(e) => {
-                    tracing::debug!(lobby_id = %id, error = %e, "takeover failed");
-                    0
-                }
-            }
-        })
-        .buffer_unordered(REAPER_LOOKUPS)
-        .fold(0, |n, one| async move { n + one })
-        .await
 }
 
 /// The one-minute load average (Linux), 0 where it cannot be read.

@@ -12,16 +12,19 @@
 
 mod beat;
 pub mod leases;
+mod reaper;
 pub mod route;
+mod takeover;
 
 use crate::lobby::{CloseReason, LobbyHandle};
 use crate::registry::Registry;
-use catan_store::{Claim, LeaseOwner, NodeRecord, Store, StoreError};
+use catan_store::{LeaseOwner, NodeRecord, Store, StoreError};
 use leases::Leases;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use tokio::time::Instant;
 use uuid::Uuid;
 
 /// Where a lobby is served, as far as this node can tell.
@@ -52,8 +55,17 @@ struct Inner {
     /// One lookup at a time per lobby not served here: the clients of a
     /// lobby whose node died all ask at once, and the first one's takeover
     /// answers the others (who then find it here) instead of each claiming
-    /// and loading the log again.
-    gates: Mutex<HashMap<Uuid, Arc<tokio::sync::Mutex<()>>>>,
+    /// and loading the log again. The reaper holds the gates of the lobbies
+    /// it takes over in a batch. A gate holds until when its lookups wait
+    /// for a dead node's lease (they wait without holding it).
+    gates: Mutex<HashMap<Uuid, Gate>>,
+    /// When the reaper should look for orphans next, sooner than its beat:
+    /// set by a lookup that found a lobby's node gone, for the moment the
+    /// lease runs out, so that the dead node's lobbies are taken over in
+    /// batches (split between the live nodes) rather than one by one.
+    reap_at: Mutex<Option<Instant>>,
+    /// Wakes the reaper when `reap_at` moved earlier.
+    reap_wake: tokio::sync::Notify,
     /// Takeovers at once (the reaper's and the clients'): each holds a
     /// database connection while it claims and loads, and waiting here
     /// rather than for the pool keeps the journal's appends flowing (and
@@ -67,6 +79,24 @@ const TAKEOVERS_AT_ONCE: usize = 6;
 /// How long after its lease's expiry a takeover of a dead node's lobby is
 /// tried: the expiry is the database's, read a moment ago.
 const EXPIRY_SLACK: Duration = Duration::from_millis(50);
+
+/// How much later than the reaper a lookup waiting for a dead node's lease
+/// looks again: by then the live nodes' reapers have claimed the dead
+/// node's lobbies in one statement each, and the lookup finds its lobby
+/// here or there rather than claiming it alone.
+const REAPER_HEAD_START: Duration = Duration::from_millis(200);
+
+/// A lobby's lookup lock, holding until when its lookups wait for the
+/// lease of a node that is gone.
+type Gate = Arc<tokio::sync::Mutex<Option<Instant>>>;
+
+/// What one look at a lobby's lease came to.
+enum Found {
+    /// The answer.
+    Done(Located),
+    /// Its node is gone: look again at this time, once its lease ran out.
+    WaitUntil(Instant),
+}
 
 /// This node's membership of the cluster. Cheap to clone.
 #[derive(Clone)]
@@ -166,6 +196,8 @@ impl Cluster {
                 draining: AtomicBool::new(false),
                 sockets,
                 gates: Mutex::new(HashMap::new()),
+                reap_at: Mutex::new(None),
+                reap_wake: tokio::sync::Notify::new(),
                 takeovers: tokio::sync::Semaphore::new(TAKEOVERS_AT_ONCE),
             }),
         };
@@ -250,53 +282,100 @@ impl Cluster {
             return Ok(Located::Here(h));
         }
         let gate = self.gate(lobby);
-        let found = {
-            let _turn = gate.lock().await;
-            self.find(lobby, unreachable).await
-        };
+        let found = self.take_turns(lobby, unreachable, &gate).await;
         self.ungate(lobby, &gate);
         found
     }
 
+    /// Looks `lobby` up in its turn, waiting (without the gate) for a dead
+    /// node's lease as long as the first lookup that saw it found.
+    async fn take_turns(
+        &self,
+        lobby: Uuid,
+        mut unreachable: Option<&str>,
+        gate: &Gate,
+    ) -> Result<Located, StoreError> {
+        let mut waited = false;
+        loop {
+            let mut turn = gate.lock().await;
+            let wait = match *turn {
+                Some(until) if !waited && until > Instant::now() => until,
+                _ => match self.find(lobby, unreachable, waited).await? {
+                    Found::Done(located) => return Ok(located),
+                    Found::WaitUntil(until) => {
+                        *turn = Some(until);
+                        until
+                    }
+                },
+            };
+            drop(turn);
+            tokio::time::sleep_until(wait).await;
+            waited = true;
+            unreachable = None;
+        }
+    }
+
     /// The lookup lock of `lobby`, made on first use.
-    fn gate(&self, lobby: Uuid) -> Arc<tokio::sync::Mutex<()>> {
+    fn gate(&self, lobby: Uuid) -> Gate {
         let mut gates = self.inner.gates.lock().unwrap_or_else(|p| p.into_inner());
         gates.entry(lobby).or_default().clone()
     }
 
     /// Forgets `lobby`'s lookup lock once nobody else holds or waits for it
     /// (counted under the map's lock, where new holders clone it).
-    fn ungate(&self, lobby: Uuid, gate: &Arc<tokio::sync::Mutex<()>>) {
+    fn ungate(&self, lobby: Uuid, gate: &Gate) {
         let mut gates = self.inner.gates.lock().unwrap_or_else(|p| p.into_inner());
         if gates.get(&lobby).is_some_and(|g| Arc::ptr_eq(g, gate)) && Arc::strong_count(gate) <= 2 {
             gates.remove(&lobby);
         }
     }
 
-    async fn find(&self, lobby: Uuid, unreachable: Option<&str>) -> Result<Located, StoreError> {
-        // Another lookup may have taken it over while this one waited.
+    /// Asks the reaper to look for orphans at `at` (or sooner).
+    fn reap_at(&self, at: Instant) {
+        let mut next = self.inner.reap_at.lock().unwrap_or_else(|p| p.into_inner());
+        if next.is_none_or(|t| at < t) {
+            *next = Some(at);
+            self.inner.reap_wake.notify_one();
+        }
+    }
+
+    /// One look at where `lobby` is; `waited`: this lookup already waited
+    /// for the lease of a node that was gone.
+    async fn find(
+        &self,
+        lobby: Uuid,
+        unreachable: Option<&str>,
+        waited: bool,
+    ) -> Result<Found, StoreError> {
+        // Another lookup, or the reaper, may have taken it over meanwhile.
         if let Some(h) = self.inner.registry.get(lobby) {
-            return Ok(Located::Here(h));
+            return Ok(Found::Done(Located::Here(h)));
         }
         match self.inner.store.lease_owner(lobby).await? {
             Some(owner) if owner.live && owner.node_id.as_deref() != Some(self.id()) => {
                 let cut_off = unreachable.is_some() && owner.url.as_deref() == unreachable;
                 if !(cut_off || self.holder_gone(&owner)) {
-                    return Ok(match owner.url {
+                    return Ok(Found::Done(match owner.url {
                         Some(url) => Located::There(url),
                         None => Located::Moving,
-                    });
+                    }));
                 }
-                // Its node cannot renew the lease: wait for it to run out
-                // (the claim below fails if the node renewed after all).
-                tokio::time::sleep(owner.expires_in + EXPIRY_SLACK).await;
+                if !waited {
+                    // Its node cannot renew the lease: the reaper takes its
+                    // lobbies over when it runs out; look again after that
+                    // (and claim it here if nobody has: the claim fails if
+                    // the node renewed after all).
+                    let expiry = Instant::now() + owner.expires_in + EXPIRY_SLACK;
+                    self.reap_at(expiry);
+                    return Ok(Found::WaitUntil(expiry + REAPER_HEAD_START));
+                }
             }
             _ => {}
         }
         if self.draining() {
-            return Ok(Located::Moving);
+            return Ok(Found::Done(Located::Moving));
         }
-        self.take_over(lobby).await
+        self.take_over(lobby).await.map(Found::Done)
     }
 
     /// Whether the node holding a live lease has not beaten for a whole
@@ -306,47 +385,6 @@ impl Cluster {
     /// of its lobbies until their leases' next expiry, all for nothing.)
     fn holder_gone(&self, owner: &LeaseOwner) -> bool {
         owner.beat_age.is_none_or(|age| age > self.inner.lease)
-    }
-
-    /// Claims `lobby` and resumes it from its log.
-    async fn take_over(&self, lobby: Uuid) -> Result<Located, StoreError> {
-        let store = &self.inner.store;
-        // Never closed, so acquiring cannot fail.
-        let _turn = self.inner.takeovers.acquire().await;
-        match store
-            .claim_game(lobby, &self.inner.id, self.inner.lease)
-            .await?
-        {
-            Claim::Won(epoch) => self.inner.leases.insert(lobby, epoch),
-            // Only a stored game in progress can be taken over.
-            Claim::NoGame => return Ok(Located::Nowhere),
-            // Someone was faster: ask again where it went.
-            Claim::Held => {
-                return Ok(match store.lease_owner(lobby).await? {
-                    Some(o) if o.live => o.url.map_or(Located::Moving, Located::There),
-                    _ => Located::Moving,
-                });
-            }
-        }
-        let began = std::time::Instant::now();
-        match crate::persist::resume_on_demand(&self.inner.registry, store, lobby).await {
-            Some(handle) => {
-                tracing::info!(
-                    lobby_id = %lobby,
-                    ms = began.elapsed().as_millis() as u64,
-                    "took the lobby over from its log"
-                );
-                crate::metrics::metrics().cluster_takeovers.inc();
-                Ok(Located::Here(handle))
-            }
-            None => {
-                // Not rebuildable here (logged): give it back for another try.
-                if let Some(l) = self.inner.leases.remove(lobby) {
-                    store.release_leases(&self.inner.id, &[l]).await?;
-                }
-                Ok(Located::Nowhere)
-            }
-        }
     }
 
     /// Hands every lobby of this node to the others: stops taking lobbies,

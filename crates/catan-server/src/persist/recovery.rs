@@ -60,8 +60,19 @@ pub async fn resume_on_demand(registry: &Registry, store: &Store, id: Uuid) -> O
             return None;
         }
     };
-    resume_stored(registry, store, &stored).await.ok()?;
-    registry.get(id)
+    resume_loaded(registry, store, &stored).await
+}
+
+/// The lobby of `stored` (a game loaded by the caller, as a takeover of
+/// many games loads them in one query), rebuilt from its log; `None` when
+/// it cannot be rebuilt (logged).
+pub async fn resume_loaded(
+    registry: &Registry,
+    store: &Store,
+    stored: &StoredGame,
+) -> Option<LobbyHandle> {
+    resume_stored(registry, store, stored).await.ok()?;
+    registry.get(stored.id)
 }
 
 /// How a stored game came back.
