@@ -5,9 +5,9 @@
 //! lease's epoch (`catan_store` `cluster`). Requests for a lobby another
 //! node serves are forwarded to it (`route`); a WebSocket opened on the
 //! wrong node is closed with 4010 and the owner's URL. A lobby whose node
-//! died (its lease expired) is taken over from its log by whichever live
-//! node is asked for it first, or by the first node whose beat finds it
-//! orphaned (`beat`). SIGTERM drains a node: its lobbies stop, their
+//! died (its lease expired) is taken over from its log by the live nodes'
+//! reapers, split between them (`reaper`, `takeover`), or by whichever
+//! live node is asked for it when no reaper has. SIGTERM drains a node: its lobbies stop, their
 //! sockets close with 4010, and their leases are released for the others.
 
 mod beat;
