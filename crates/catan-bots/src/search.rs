@@ -475,6 +475,27 @@ mod tests {
     }
 
     #[test]
+    fn ranked_candidates_are_the_heuristics_runners_up() {
+        let config = SearchConfig {
+            ranked: true,
+            ..SearchConfig::default()
+        };
+        let mut bot = SearchBot::new(17, config);
+        let (view, legal) = opening(21);
+        let guide = bot.guide.choose(&view, &legal);
+        let cands = bot.candidates(&view, &legal, guide);
+        assert_eq!(cands.len(), config.max_candidates);
+        let score = |a: &Action| crate::heuristic::rank(&view, &[*a])[0].unwrap();
+        // Best first after the guide's move, and no left-out spot better
+        // than the worst one taken.
+        let taken: Vec<f32> = cands[1..].iter().map(score).collect();
+        assert!(taken.windows(2).all(|w| w[0] >= w[1]), "{taken:?}");
+        let worst = taken.last().copied().unwrap();
+        let left_out = legal.iter().filter(|a| !cands.contains(&a.normalized()));
+        assert!(left_out.map(score).all(|s| s <= worst));
+    }
+
+    #[test]
     fn without_a_budget_the_playout_cap_ends_the_search() {
         let config = SearchConfig {
             budget: None,
