@@ -55,8 +55,8 @@ pub struct Args {
     /// `hard` bots: turns a playout runs before its position is valued.
     #[arg(long, default_value_t = SearchConfig::default().horizon_turns)]
     horizon: u32,
-    /// `hard` bots: how a playout is valued at the horizon (points or
-    /// position).
+    /// `hard` bots: how a playout is valued at the horizon (points,
+    /// position or fitted).
     #[arg(long, default_value = "position")]
     eval: Eval,
     /// `hard` bots: most candidate moves compared in a decision.
