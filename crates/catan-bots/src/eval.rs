@@ -6,10 +6,13 @@
 //! yet: production (expected cards a roll, the robber's hex left out),
 //! cards in hand and unplayed development cards, so that a playout which
 //! ends just before a build still tells a strong position from a weak one.
+//! [`Eval::Fitted`] scores by [`features`] with weights fitted to the
+//! winners of self-play games of `normal` bots ([`crate::fit`], `catan
+//! fit-eval`), instead of weights set by hand.
 
 use crate::board_eval::pips;
 use catan_core::geometry::{NONE, geo};
-use catan_core::{Game, Seat};
+use catan_core::{DevCard, Game, Seat};
 
 /// How a playout is valued at its horizon.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -19,6 +22,8 @@ pub enum Eval {
     /// Points, production, hand and development cards (the default).
     #[default]
     Position,
+    /// [`features`] weighed by [`FITTED`].
+    Fitted,
 }
 
 impl std::str::FromStr for Eval {
@@ -28,7 +33,10 @@ impl std::str::FromStr for Eval {
         match s {
             "points" => Ok(Eval::Points),
             "position" => Ok(Eval::Position),
-            _ => Err(format!("unknown evaluation {s:?} (points, position)")),
+            "fitted" => Ok(Eval::Fitted),
+            _ => Err(format!(
+                "unknown evaluation {s:?} (points, position, fitted)"
+            )),
         }
     }
 }
@@ -65,6 +73,73 @@ pub fn cards_a_roll(game: &Game, seat: Seat) -> f64 {
     pips_sum as f64 / 36.0
 }
 
+/// Number of [`features`].
+pub const N_FEATURES: usize = 9;
+
+/// Names of the [`features`], in order (for the fitting tool's output).
+pub const FEATURE_NAMES: [&str; N_FEATURES] = [
+    "victory points",
+    "expected cards a roll",
+    "cards in hand up to 7",
+    "cards in hand over 7",
+    "unplayed development cards other than points",
+    "knights played",
+    "longest trail",
+    "resource types produced",
+    "harbours",
+];
+
+/// Weights of [`features`] for [`Eval::Fitted`], fitted by
+/// `catan fit-eval --games 4000 --seed 1000000` (a conditional logit on
+/// who won, over every turn's position of 4,000 games of four `normal`
+/// bots; see docs/BOTS.md).
+pub const FITTED: [f64; N_FEATURES] = [
+    0.5279,  // victory points
+    1.7551,  // expected cards a roll
+    0.0948,  // cards in hand up to 7
+    0.0967,  // cards in hand over 7
+    0.2570,  // unplayed development cards other than points
+    0.0807,  // knights played
+    -0.0366, // longest trail
+    0.5557,  // resource types produced
+    0.2095,  // harbours
+];
+
+/// What a seat's position has that may win it the game; [`Eval::Fitted`]
+/// weighs these.
+pub fn features(game: &Game, seat: Seat) -> [f64; N_FEATURES] {
+    let p = &game.players[seat.index()];
+    let g = geo();
+    let mut types = 0u8;
+    for v in 0..54u8 {
+        if (p.settlements | p.cities) & (1u64 << v) == 0 {
+            continue;
+        }
+        for &h in &g.vertex_hexes[v as usize] {
+            if h == NONE {
+                continue;
+            }
+            let hex = &game.board.hexes[h as usize];
+            if let (Some(r), Some(_)) = (hex.terrain.resource(), hex.number) {
+                types |= 1 << (r as u8);
+            }
+        }
+    }
+    let hand = p.hand.total() as f64;
+    let vp_cards = p.dev.get(DevCard::VictoryPoint) as f64;
+    [
+        game.victory_points(seat) as f64,
+        cards_a_roll(game, seat),
+        hand.min(7.0),
+        (hand - 7.0).max(0.0),
+        p.dev.total() as f64 - vp_cards,
+        p.played.get(DevCard::Knight) as f64,
+        p.trail as f64,
+        types.count_ones() as f64,
+        p.harbours.count_ones() as f64,
+    ]
+}
+
 /// A seat's score under `eval`.
 fn score(game: &Game, seat: Seat, eval: Eval) -> f64 {
     let vp = game.victory_points(seat) as f64;
@@ -76,6 +151,11 @@ fn score(game: &Game, seat: Seat, eval: Eval) -> f64 {
                 + PER_CARD * p.hand.total().min(7) as f64
                 + PER_DEV_CARD * p.dev.0.iter().map(|&c| c as f64).sum::<f64>()
         }
+        Eval::Fitted => features(game, seat)
+            .iter()
+            .zip(FITTED)
+            .map(|(f, w)| f * w)
+            .sum(),
     }
 }
 

@@ -26,6 +26,7 @@ pub mod deadline;
 pub mod determinize;
 mod easy;
 pub mod eval;
+pub mod fit;
 mod heuristic;
 pub mod network;
 pub mod plan;

@@ -47,6 +47,15 @@ pub struct SearchConfig {
     /// move (paired) to be played instead. With many candidates one of them
     /// beats a low bar by luck alone, so more candidates want a higher one.
     pub margin_z: f64,
+    /// Take candidates in the heuristic's own order where it ranks the
+    /// alternatives ([`crate::heuristic::rank`]), instead of at random.
+    pub ranked: bool,
+    /// Share of playout decisions (with alternatives) played at random, so
+    /// that playouts measure more than the `normal` policy's own taste.
+    pub epsilon: f64,
+    /// Factor on `max_playouts` for the decisions that shape a game most:
+    /// opening placements and robber moves (knights included).
+    pub key_boost: u32,
 }
 
 impl Default for SearchConfig {
@@ -61,6 +70,9 @@ impl Default for SearchConfig {
             max_candidates: 8,
             eval: Eval::Position,
             margin_z: 3.0,
+            ranked: false,
+            epsilon: 0.0,
+            key_boost: 1,
         }
     }
 }
@@ -154,6 +166,19 @@ impl SearchBot {
             .collect();
         rest.dedup();
         rest.shuffle(&mut self.rng);
+        if self.config.ranked {
+            // Ranked actions first, best first; the rest keep their random
+            // order behind them (a stable sort).
+            let scores = crate::heuristic::rank(view, &rest);
+            let mut keyed: Vec<(Option<f32>, Action)> = scores.into_iter().zip(rest).collect();
+            keyed.sort_by(|a, b| match (a.0, b.0) {
+                (Some(x), Some(y)) => y.total_cmp(&x),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => std::cmp::Ordering::Equal,
+            });
+            rest = keyed.into_iter().map(|(_, a)| a).collect();
+        }
         // Big families (discards, road pairs) get a few representatives.
         let family_cap = if view.phase == PhaseName::Discard {
             6
@@ -187,6 +212,17 @@ impl SearchBot {
     /// makes search worse than its guide).
     fn pick(&mut self, view: &View, me: Seat, cands: &[Action]) -> usize {
         let k = cands.len();
+        let key = view.phase == PhaseName::Opening
+            || cands
+                .iter()
+                .any(|a| matches!(a, Action::MoveRobber { .. } | Action::PlayKnight { .. }));
+        let max_playouts = if key {
+            self.config
+                .max_playouts
+                .saturating_mul(self.config.key_boost.max(1))
+        } else {
+            self.config.max_playouts
+        };
         // Per candidate: sum and sum of squares of its difference to the guide.
         let mut diff = vec![(0.0f64, 0.0f64); k];
         let mut live = vec![true; k];
@@ -195,7 +231,7 @@ impl SearchBot {
         let mut cut = false;
         'rounds: loop {
             let n_live = live.iter().filter(|&&l| l).count() as u32;
-            if n_live <= 1 || playouts + n_live > self.config.max_playouts {
+            if n_live <= 1 || playouts + n_live > max_playouts {
                 break;
             }
             if self.past_deadline() {
@@ -287,6 +323,25 @@ impl SearchBot {
                 break;
             }
             let view = game.view(Viewer::Seat(seat));
+            if self.config.epsilon > 0.0
+                && legal.len() > 1
+                && self.rng.random_bool(self.config.epsilon.min(1.0))
+            {
+                // A slip, as the `easy` bot makes them: never accepting or
+                // confirming a trade (that would hand cards away blindly).
+                let slips: Vec<Action> = legal
+                    .iter()
+                    .copied()
+                    .filter(|a| {
+                        !matches!(a, Action::AcceptTrade { .. } | Action::ConfirmTrade { .. })
+                    })
+                    .collect();
+                if let Some(&a) = slips.get(self.rng.random_range(0..slips.len().max(1)))
+                    && game.apply(seat, a).is_ok()
+                {
+                    continue;
+                }
+            }
             let choice = self.policies[seat.index() % 4].choose(&view, &legal);
             let ok = choice.is_some_and(|a| game.apply(seat, a).is_ok());
             if !ok {
@@ -417,6 +472,27 @@ mod tests {
             "{:?}",
             clock.peek()
         );
+    }
+
+    #[test]
+    fn ranked_candidates_are_the_heuristics_runners_up() {
+        let config = SearchConfig {
+            ranked: true,
+            ..SearchConfig::default()
+        };
+        let mut bot = SearchBot::new(17, config);
+        let (view, legal) = opening(21);
+        let guide = bot.guide.choose(&view, &legal);
+        let cands = bot.candidates(&view, &legal, guide);
+        assert_eq!(cands.len(), config.max_candidates);
+        let score = |a: &Action| crate::heuristic::rank(&view, &[*a])[0].unwrap();
+        // Best first after the guide's move, and no left-out spot better
+        // than the worst one taken.
+        let taken: Vec<f32> = cands[1..].iter().map(score).collect();
+        assert!(taken.windows(2).all(|w| w[0] >= w[1]), "{taken:?}");
+        let worst = taken.last().copied().unwrap();
+        let left_out = legal.iter().filter(|a| !cands.contains(&a.normalized()));
+        assert!(left_out.map(score).all(|s| s <= worst));
     }
 
     #[test]

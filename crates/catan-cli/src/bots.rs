@@ -55,8 +55,8 @@ pub struct Args {
     /// `hard` bots: turns a playout runs before its position is valued.
     #[arg(long, default_value_t = SearchConfig::default().horizon_turns)]
     horizon: u32,
-    /// `hard` bots: how a playout is valued at the horizon (points or
-    /// position).
+    /// `hard` bots: how a playout is valued at the horizon (points,
+    /// position or fitted).
     #[arg(long, default_value = "position")]
     eval: Eval,
     /// `hard` bots: most candidate moves compared in a decision.
@@ -66,6 +66,17 @@ pub struct Args {
     /// `normal` move to be played instead.
     #[arg(long, default_value_t = SearchConfig::default().margin_z)]
     margin_z: f64,
+    /// `hard` bots: candidates in the heuristic's own order where it ranks
+    /// them (opening, settlements, robber), not at random.
+    #[arg(long)]
+    ranked: bool,
+    /// `hard` bots: share of playout decisions played at random.
+    #[arg(long, default_value_t = SearchConfig::default().epsilon)]
+    epsilon: f64,
+    /// `hard` bots: factor on --playouts for opening placements and robber
+    /// moves.
+    #[arg(long, default_value_t = SearchConfig::default().key_boost)]
+    key_boost: u32,
     /// Print each game's result on standard error as it ends.
     #[arg(long)]
     progress: bool,
@@ -151,6 +162,9 @@ fn bot(kind: BotKind, seed: u64, args: &Args) -> Box<dyn Bot> {
                 eval: args.eval,
                 max_candidates: args.candidates.max(1),
                 margin_z: args.margin_z,
+                ranked: args.ranked,
+                epsilon: args.epsilon,
+                key_boost: args.key_boost,
             },
         )),
         k => make_bot(k, seed),

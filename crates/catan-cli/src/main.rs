@@ -4,6 +4,7 @@
 mod bots;
 mod bridge;
 mod check;
+mod fit_eval;
 #[cfg(feature = "loadtest")]
 mod loadtest;
 mod replay;
@@ -31,6 +32,8 @@ enum Command {
     Simulate(simulate::Args),
     /// Play the heuristic bot against random bots and print its win rate.
     Bots(bots::Args),
+    /// Fit the `hard` bot's `fitted` position value to self-play games.
+    FitEval(fit_eval::Args),
     /// Play one seat of another engine's game: JSON lines on stdin/stdout.
     Bridge(bridge::Args),
     /// Replay a game record and print the state after N actions as JSON.
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
         Command::Simulate(args) => simulate::run(args),
         Command::Bots(args) => bots::run(args),
         Command::Bridge(args) => bridge::run(args),
+        Command::FitEval(args) => fit_eval::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Verify { file } => verify::run(&file),
         #[cfg(feature = "loadtest")]

@@ -18,6 +18,28 @@ pub use opening::opening_value;
 use crate::Bot;
 use crate::ctx::Ctx;
 use catan_core::{Action, PhaseName, View};
+
+/// The heuristic's own score of each action where it ranks one against its
+/// alternatives (opening settlements and roads, settlements later, robber
+/// moves and knights); `None` where it has no such ranking. The `hard`
+/// bot's search takes its candidates in this order, so that it compares the
+/// heuristic's runners-up rather than a random sample.
+pub fn rank(view: &View, legal: &[Action]) -> Vec<Option<f32>> {
+    let ctx = Ctx::new(view);
+    legal
+        .iter()
+        .map(|a| match *a {
+            Action::BuildSettlement { vertex } => Some(opening_value(&ctx, vertex.0)),
+            Action::BuildRoad { .. } if view.phase == PhaseName::Opening => {
+                opening::road_value(&ctx, a)
+            }
+            Action::MoveRobber { hex, victim } | Action::PlayKnight { hex, victim } => {
+                Some(robber::robber_score(&ctx, hex, victim))
+            }
+            _ => None,
+        })
+        .collect()
+}
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -46,26 +46,30 @@ pub fn opening_value(ctx: &Ctx, v: u8) -> f32 {
 
 /// The legal road whose far end leads to the best free spot.
 fn road(ctx: &Ctx, legal: &[Action]) -> Option<Action> {
-    let g = geo();
-    let from = ctx.view.opening_settlement?.0;
     legal
         .iter()
-        .filter_map(|a| match a {
-            Action::BuildRoad { edge } => {
-                let [x, y] = *g.edge_vertices.get(edge.index())?;
-                let far = if x == from { y } else { x };
-                let r = reach_from(ctx, 1u64 << far, 1u128 << edge.0, 2);
-                let mut key = 0.0f32;
-                for w in bits64(ctx.free_spots) {
-                    let d = r.dist[w as usize];
-                    if d != FAR {
-                        key = key.max(spot_value(ctx, w) * 0.72f32.powi(d as i32 + 1));
-                    }
-                }
-                Some((*a, key))
-            }
-            _ => None,
-        })
+        .filter_map(|a| Some((*a, road_value(ctx, a)?)))
         .max_by(|a, b| a.1.total_cmp(&b.1))
         .map(|(a, _)| a)
+}
+
+/// An opening road's worth: the best free spot its far end leads to,
+/// discounted per road still needed (`None` for other actions).
+pub fn road_value(ctx: &Ctx, a: &Action) -> Option<f32> {
+    let Action::BuildRoad { edge } = a else {
+        return None;
+    };
+    let g = geo();
+    let from = ctx.view.opening_settlement?.0;
+    let [x, y] = *g.edge_vertices.get(edge.index())?;
+    let far = if x == from { y } else { x };
+    let r = reach_from(ctx, 1u64 << far, 1u128 << edge.0, 2);
+    let mut key = 0.0f32;
+    for w in bits64(ctx.free_spots) {
+        let d = r.dist[w as usize];
+        if d != FAR {
+            key = key.max(spot_value(ctx, w) * 0.72f32.powi(d as i32 + 1));
+        }
+    }
+    Some(key)
 }
