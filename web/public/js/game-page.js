@@ -388,10 +388,10 @@ async function hostCall(fn) {
 const press = { down: false, held: false, timer: 0 };
 const PRESS_HOLD_MS = 1000;
 
-function pressStarted() {
+function pressStarted(hold = PRESS_HOLD_MS) {
   press.down = true;
   clearTimeout(press.timer);
-  press.timer = setTimeout(pressEnded, PRESS_HOLD_MS);
+  press.timer = setTimeout(pressEnded, hold);
 }
 
 function pressEnded() {
@@ -402,15 +402,23 @@ function pressEnded() {
   if (press.held) setTimeout(() => { press.held = false; render(); }, 0);
 }
 
-document.addEventListener('pointerdown', pressStarted, true);
+document.addEventListener('pointerdown', () => pressStarted(), true);
 document.addEventListener('pointerup', pressEnded, true);
 document.addEventListener('pointercancel', pressEnded, true);
 
 /** Keys that press a control; text fields are not held (typing redraws nothing there). */
 const PRESS_KEYS = new Set([' ', 'Enter']);
+/**
+ * A key's release always reaches the page unless the window loses focus
+ * (handled below), so a key press is held until its keyup: the time limit
+ * only guards against a keyup lost some other way. (A second's limit let a
+ * redraw through while a slow machine still held the key.)
+ */
+const KEY_HOLD_MS = 10_000;
+window.addEventListener('blur', pressEnded);
 const pressable = (node) => node instanceof Element && !node.matches('input:not([type=checkbox]):not([type=radio]), textarea, select');
 document.addEventListener('keydown', (ev) => {
-  if (PRESS_KEYS.has(ev.key) && !ev.repeat && pressable(ev.target)) pressStarted();
+  if (PRESS_KEYS.has(ev.key) && !ev.repeat && pressable(ev.target)) pressStarted(KEY_HOLD_MS);
 }, true);
 document.addEventListener('keyup', (ev) => {
   if (PRESS_KEYS.has(ev.key)) pressEnded();
