@@ -4,7 +4,7 @@
 // closed its socket in German, with none of the server's English close
 // reason: a flood of refused messages (1008), after which the page
 // reconnects by itself, and the seat opened in another tab (4001), after
-// which it does not.
+// which it does not; and in English, a message over 16 KiB (1009).
 
 import { test, expect } from '@playwright/test';
 import fs from 'node:fs';
@@ -71,8 +71,6 @@ test('in German, a socket the server closes as a flood (1008) is explained in Ge
 
   // More messages at once than the rate bucket holds: refused for rate,
   // then closed as a flood (1008) after the server's strikes in a row.
-  // (A message over 16 KiB is documented as 1009, but reaches the browser
-  // as 1006 with no close frame, so it cannot be the example here.)
   await recordBanner(page);
   await page.evaluate(() => Promise.all(Array.from({ length: 200 }, () => window.catan.send({ type: 'chat', text: '' }).catch(() => null))));
   // The page reconnects by itself: the banner comes and goes.
@@ -109,4 +107,27 @@ test('in German, a seat opened in another tab (4001) is said in German and the f
   expect(await first.evaluate(() => window.catan.state.connection)).toBe('final');
   await expect(second.locator('#conn-banner')).toBeHidden();
   await context.close();
+});
+
+test('a message over 16 KiB from the page closes its socket with 1009, said in plain English, and the page reconnects', async ({ browser }) => {
+  const page = await (await browser.newContext()).newPage();
+  watchErrors(page, 'Ann');
+  await createLobby(page, { name: 'Ann', lobby: 'Too big test' });
+  await page.waitForFunction(() => window.catan && window.catan.state.connection === 'open');
+  await recordBanner(page);
+  // The page's own socket sends one chat message of 20 KiB: the server's
+  // limit is 16 KiB (docs/PROTOCOL.md), so it closes with 1009, and the
+  // browser must get that close frame (not a dropped connection, 1006).
+  const code = await page.evaluate(() => new Promise((resolve) => {
+    const ws = window.catan.socket();
+    ws.addEventListener('close', (ev) => resolve(ev.code));
+    ws.send(JSON.stringify({ type: 'chat', id: 'big', text: 'y'.repeat(20 * 1024) }));
+  }));
+  expect(code).toBe(1009);
+  await page.waitForFunction(() => window.bannerShown.some((b) => !b.hidden));
+  const shown = (await page.evaluate(() => window.bannerShown)).filter((b) => !b.hidden).map((b) => b.text);
+  expect(shown[0]).toMatch(/^Connection lost \(a message was too long for the server\)\. Retrying in [\d.]+s…/);
+  // A dropped connection would say only "connection lost".
+  for (const text of shown) expect(text).not.toContain('(connection lost)');
+  await page.waitForFunction(() => window.bannerShown.at(-1).hidden && window.catan.state.connection === 'open', null, { timeout: 30_000 });
 });

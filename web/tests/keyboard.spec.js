@@ -1,8 +1,8 @@
 // Keyboard and screen readers (issue 11, item 9): the board's legal spots
 // are one tab stop with arrow keys between them (roving tabindex), each is
 // described by the hexes around it, focus moves on to the next sensible
-// control after an action, and the page has one polite live region that
-// says each event once.
+// control after an action, the page has one polite live region that
+// says each event once, and a key press is not lost to a redraw.
 
 import { test, expect } from '@playwright/test';
 import { createLobby, waitState, watchErrors } from './helpers.js';
@@ -64,4 +64,26 @@ test('one polite live region says what happens', async ({ browser }) => {
     .filter((e) => e.getAttribute('aria-live') !== 'off').map((e) => e.id));
   expect(live).toEqual(['announcer']);
   await expect(page.locator('#announcer')).toContainText(/Your move|built|rolled/);
+});
+
+test('a Space press on a button is not lost to a redraw between its keydown and keyup', async ({ browser }) => {
+  const page = await (await browser.newContext()).newPage();
+  watchErrors(page, 'Ann');
+  const id = await createLobby(page, { name: 'Ann', lobby: 'Key press test' });
+  await page.waitForFunction(() => window.catan && window.catan.state.connection === 'open');
+  await expect(page.locator('#status-line')).toHaveText('');
+  // Space clicks a button when the key comes up, on the element it went
+  // down on: a redraw in between that replaced the button dropped the click.
+  await page.locator('#copy-invite').focus();
+  await page.keyboard.down('Space');
+  // Bob joins meanwhile: the lobby changes and the page has its room to redraw.
+  const res = await page.request.post(`/api/lobbies/${id}/join`, { data: { name: 'Bob' } });
+  expect(res.ok()).toBe(true);
+  await page.waitForFunction(() => window.catan.state.lobby.seats.some((s) => s.name === 'Bob'));
+  // Two frames: a redraw that did not wait for the key has happened by now.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.keyboard.up('Space');
+  await expect(page.locator('#status-line')).toHaveText(/^(Invite link copied\.|Select the link and copy it \(Ctrl\+C\)\.)$/);
+  // The redraw comes after the release.
+  await expect(page.locator('.seat-name', { hasText: 'Bob' })).toHaveCount(1);
 });

@@ -232,3 +232,43 @@ test('on a phone the Log tab opens on the latest lines', async ({ browser }) => 
   await inside(page, last, 'the latest log line');
   await ctx.close();
 });
+
+test('on a phone the Play panel shows its first action in view: Roll dice after a turn ended from the bottom row', async ({ browser }, testInfo) => {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await ctx.newPage();
+  watchErrors(page, 'Ann');
+  await botGame(page);
+  // Ann's turns by the buttons: End turn is in the last row, so pressing it
+  // brings that row into view; her next roll must still be in view.
+  const start = Date.now();
+  let turns = 0;
+  for (;;) {
+    const s = await state(page);
+    if (s.view.phase === 'pre_roll' && s.view.active === s.you.seat && !s.busy) {
+      if (turns >= 2) break;
+      turns += 1;
+      await page.locator('#roll').tap();
+      await page.waitForFunction(() => window.catan.state.view.phase !== 'pre_roll' || window.catan.state.error);
+      continue;
+    }
+    if (Date.now() - start > 150_000) throw new Error('never reached Ann\'s third roll');
+    if (!(await uiStep(page))) await page.waitForTimeout(40);
+  }
+  await expect(page.locator('#roll')).toBeEnabled();
+  // The first enabled action lies inside the screen and inside its panel's
+  // visible part (not scrolled away within the panel).
+  const look = await page.evaluate(() => {
+    const pane = document.getElementById('controls');
+    const first = pane.querySelector('.action-buttons button:not([disabled])');
+    const r = (e) => { const b = e.getBoundingClientRect(); return { t: b.top, b: b.bottom, l: b.left, r: b.right }; };
+    return { id: first.id, first: r(first), pane: r(pane), scrollTop: pane.scrollTop };
+  });
+  expect(look.id).toBe('roll');
+  await inside(page, page.locator('#roll'), 'Roll dice');
+  expect(look.first.t, `Roll dice ${JSON.stringify(look)}`).toBeGreaterThanOrEqual(look.pane.t - 0.5);
+  expect(look.first.b, `Roll dice ${JSON.stringify(look)}`).toBeLessThanOrEqual(look.pane.b + 0.5);
+  await inside(page, page.locator('#controls [data-action="build_road"]'), 'Build road');
+  await noPageScroll(page);
+  await shoot(page, testInfo, 'phone-roll-390x844');
+  await ctx.close();
+});

@@ -278,7 +278,12 @@ async fn serve(
             Incoming::Answer(msg) => *msg,
             Incoming::Nothing => continue,
             Incoming::Close(r) => {
-                send_timed(&mut socket, close_msg(r.code, r.reason), write_limit).await;
+                if send_timed(&mut socket, close_msg(r.code, r.reason), write_limit).await
+                    && r.code == CloseReason::TOO_BIG.code
+                {
+                    // The rest of the frame is unread: see `hold_unread`.
+                    hold_unread().await;
+                }
                 return;
             }
             Incoming::Gone => return,
@@ -374,6 +379,8 @@ async fn read_loop(
 ) {
     // Once we asked for a close, later frames are read but not handled.
     let mut closing = false;
+    // A read failed (a frame over the size limit): nothing more can be read.
+    let mut unreadable = false;
     let mut linger_until: Option<Instant> = None;
     loop {
         let linger = async {
@@ -387,6 +394,7 @@ async fn read_loop(
                 if frame.is_some() {
                     last_seen.store(millis_since(epoch), Ordering::Relaxed);
                 }
+                unreadable |= matches!(frame, Some(Err(_)));
                 if closing || linger_until.is_some() {
                     match frame {
                         None | Some(Err(_)) | Some(Ok(Message::Close(_))) => break,
@@ -424,10 +432,28 @@ async fn read_loop(
     // The socket ended after we asked the lobby to close it (a message too
     // big, a flood): the writer still sends the answers and the close frame
     // it can, so wait for it rather than telling it the peer is gone.
-    if closing && linger_until.is_none() {
-        let _ = writer.wait_for(|s| *s != WriterState::Open).await;
+    if closing && (linger_until.is_none() || unreadable) {
+        let sent = writer
+            .wait_for(|s| *s != WriterState::Open)
+            .await
+            .is_ok_and(|s| *s == WriterState::Closed);
+        if sent && unreadable {
+            hold_unread().await;
+        }
     }
     gone.send_replace(true);
+}
+
+/// Keeps a connection whose client data can no longer be read open for the
+/// linger time after our close frame. A frame over the size limit ends the
+/// reader with the rest of that frame unread, and a socket closed with
+/// unread data makes the kernel reset the connection: the reset can reach
+/// the browser before it has read our close frame (or while it answers it),
+/// and the page then sees 1006 instead of 1009. Held open, the browser
+/// reads the close frame, answers it and closes its end; dropping the
+/// connection later costs nothing.
+async fn hold_unread() {
+    tokio::time::sleep(LINGER).await;
 }
 
 /// The half that writes.

@@ -239,68 +239,139 @@ function moveAmongTargets(node, [dx, dy]) {
 }
 
 /**
- * Draws `view`'s board into `root` (an <svg>), replacing what was there.
+ * Draws `view`'s board into `root` (an <svg>). The first call (and a new
+ * board) builds the whole drawing; later calls change only what an update
+ * changed: the hexes' highlight classes, the robber, the pieces (keyed by
+ * seat and spot) and the targets (rebuilt only when the set of spots or
+ * their labels change). A redraw on every update rebuilt some 500 SVG
+ * nodes and their styles each time (docs/PERFORMANCE.md, "redraw time").
  * `targets` = { vertices, edges, hexes } (Sets of ids) become focusable,
- * highlighted buttons calling `onTarget(kind, id)`; `names[seat]` labels them.
+ * highlighted buttons calling `onTarget(kind, id)`.
  */
 export function renderBoard(root, view, { targets = {}, onTarget = () => {}, pendingEdges = [], producing = null, robberMoved = false } = {}) {
-  const focused = document.activeElement && root.contains(document.activeElement)
-    ? ['vertex', 'edge', 'hex'].map((k) => document.activeElement.getAttribute(`data-${k}`) !== null && `[data-${k}="${document.activeElement.getAttribute(`data-${k}`)}"].target`).find(Boolean)
-    : null;
-  fill(root, );
+  const boardKey = JSON.stringify(view.board);
+  let st = root.boardState;
+  if (!st || st.key !== boardKey) st = root.boardState = buildBoard(root, view.board, boardKey);
+  // The targets' listeners call the latest handler: the spots may stay
+  // while the legal actions behind them change.
+  st.onTarget = onTarget;
+
+  const choosingHex = targets.hexes && targets.hexes.size > 0;
+  view.board.hexes.forEach((tile, h) => {
+    // While a hex is chosen, only the hexes that cannot be chosen dim.
+    const cls = `hex terrain-${tile.terrain}${choosingHex && !targets.hexes.has(h) ? ' dimmed' : ''}${producing && producing.has(h) ? ' producing' : ''}`;
+    if (st.hexClass[h] !== cls) {
+      st.hexClass[h] = cls;
+      st.hexNodes[h].setAttribute('class', cls);
+    }
+  });
+
+  // A moved robber is drawn anew so that its animation plays.
+  if (robberMoved || st.robberHex !== view.robber) {
+    const rob = robber(view.robber);
+    if (robberMoved) rob.classList.add('moved');
+    st.robber.replaceWith(rob);
+    st.robber = rob;
+    st.robberHex = view.robber;
+  }
+
+  const roads = new Map();
+  for (const p of view.players) for (const e of p.roads) roads.set(`${p.seat}:${e}`, () => road(p.seat, e));
+  for (const e of pendingEdges) roads.set(`pending:${view.active}:${e}`, () => svg('g', { class: 'pending' }, road(view.active, e)));
+  keyed(st.pieces, st.pieceNodes, roads);
+  const houses = new Map();
+  for (const p of view.players) {
+    for (const v of p.settlements) houses.set(`${p.seat}:s${v}`, () => building(p.seat, v, false));
+    for (const v of p.cities) houses.set(`${p.seat}:c${v}`, () => building(p.seat, v, true));
+  }
+  keyed(st.buildings, st.buildingNodes, houses);
+
+  const spots = [
+    ...[...(targets.hexes || [])].map((h) => ['hex', h, t('spot.robber', { place: hexName(view.board, h) })]),
+    ...[...(targets.edges || [])].map((e) => ['edge', e, t('spot.road', { place: edgePlace(view.board, e) })]),
+    ...[...(targets.vertices || [])].map((v) => ['vertex', v, t('spot.vertex', { place: vertexPlace(view.board, v) })]),
+  ];
+  const spotsKey = JSON.stringify(spots);
+  if (st.spotsKey !== spotsKey) {
+    st.spotsKey = spotsKey;
+    drawTargets(root, st, spots);
+  }
+}
+
+/** Adds and removes the children of `group` so that they are `want`'s (key → maker). */
+function keyed(group, nodes, want) {
+  for (const [k, node] of nodes) {
+    if (!want.has(k)) {
+      node.remove();
+      nodes.delete(k);
+    }
+  }
+  for (const [k, make] of want) {
+    if (!nodes.has(k)) {
+      const node = make();
+      nodes.set(k, node);
+      group.append(node);
+    }
+  }
+}
+
+/** The drawing that lasts a whole game: sea, hexes, tokens, harbours, and the empty layers. */
+function buildBoard(root, board, key) {
+  fill(root);
   // The land spans x -43..390 and y -50..350; harbours reach 50 further out.
   // Equal margins keep the island centred in its sea.
   root.setAttribute('viewBox', '-94 -100 534 500');
   root.append(patterns());
   const land = svg('g', { class: 'hexes' });
-  const choosingHex = targets.hexes && targets.hexes.size > 0;
-  view.board.hexes.forEach((tile, h) => {
+  const hexNodes = [];
+  board.hexes.forEach((tile, h) => {
     const pts = hexPoints(h);
     const res = TERRAIN_RESOURCE[tile.terrain];
-    // While a hex is chosen, only the hexes that cannot be chosen dim.
-    const dim = (choosingHex && !targets.hexes.has(h) ? ' dimmed' : '') + (producing && producing.has(h) ? ' producing' : '');
-    land.append(svg('g', { class: `hex terrain-${tile.terrain}${dim}`, 'data-hex': h },
-      svg('title', {}, `${hexName(view.board, h)}${res ? ` (${resName(res)})` : ''}`),
+    const node = svg('g', { class: `hex terrain-${tile.terrain}`, 'data-hex': h },
+      svg('title', {}, `${hexName(board, h)}${res ? ` (${resName(res)})` : ''}`),
       svg('polygon', { points: pts, fill: TERRAIN_COLOURS[tile.terrain], stroke: '#f5ecd7', 'stroke-width': 3 }),
-      svg('polygon', { points: pts, fill: `url(#pat-${tile.terrain})`, 'pointer-events': 'none' })));
+      svg('polygon', { points: pts, fill: `url(#pat-${tile.terrain})`, 'pointer-events': 'none' }));
+    hexNodes.push(node);
+    land.append(node);
     if (tile.number) land.append(token(h, tile.number));
   });
-  const harbours = svg('g', { class: 'harbours' }, view.board.harbours.map(harbour));
-  root.append(harbours, land);
+  const harbours = svg('g', { class: 'harbours' }, board.harbours.map(harbour));
+  const layer = (cls) => svg('g', { class: cls });
+  const st = {
+    key, hexNodes, hexClass: hexNodes.map((n) => n.getAttribute('class')),
+    hexTargets: layer('hex-targets'), robber: svg('g', { class: 'robber' }), robberHex: null,
+    pieces: layer('pieces'), pieceNodes: new Map(), edgeTargets: layer('edge-targets'),
+    buildings: layer('buildings'), buildingNodes: new Map(), vertexTargets: layer('vertex-targets'),
+    spotsKey: null, onTarget: () => {},
+  };
+  root.append(harbours, land, st.hexTargets, st.robber, st.pieces, st.edgeTargets, st.buildings, st.vertexTargets);
+  return st;
+}
 
-  const hexTargets = svg('g', { class: 'hex-targets' });
-  for (const h of targets.hexes || []) {
-    hexTargets.append(target(svg('polygon', { points: hexPoints(h) }), 'hex', h, t('spot.robber', { place: hexName(view.board, h) }), onTarget));
+/** Rebuilds the board's targets (`spots`: [kind, id, label]), keeping the focused spot focused. */
+function drawTargets(root, st, spots) {
+  const a = document.activeElement;
+  const focused = a && root.contains(a) && a.classList.contains('target')
+    ? ['vertex', 'edge', 'hex'].map((k) => a.getAttribute(`data-${k}`) !== null && `[data-${k}="${a.getAttribute(`data-${k}`)}"].target`).find(Boolean)
+    : null;
+  const on = (kind, id) => st.onTarget(kind, id);
+  const hexes = [];
+  const edges = [];
+  const vertices = [];
+  for (const [kind, id, label] of spots) {
+    if (kind === 'hex') hexes.push(target(svg('polygon', { points: hexPoints(id) }), 'hex', id, label, on));
+    if (kind === 'edge') edges.push(edgeMark(id), target(svg('polygon', { points: edgeHitArea(id) }), 'edge', id, label, on));
+    if (kind === 'vertex') {
+      const { px: cx, py: cy } = vpos(id);
+      // Legal spots are never neighbours (the distance rule), so a large hit
+      // circle (32 CSS px on a phone) overlaps no other target.
+      vertices.push(svg('circle', { class: 'spot-mark vertex-mark', 'aria-hidden': 'true', cx, cy, r: 9 }),
+        target(svg('circle', { cx, cy, r: 26 }), 'vertex', id, label, on));
+    }
   }
-  const rob = robber(view.robber);
-  if (robberMoved) rob.classList.add('moved');
-  root.append(hexTargets, rob);
-
-  const pieces = svg('g', { class: 'pieces' });
-  for (const p of view.players) for (const e of p.roads) pieces.append(road(p.seat, e));
-  for (const e of pendingEdges) pieces.append(svg('g', { class: 'pending' }, road(view.active, e)));
-  const edgeTargets = svg('g', { class: 'edge-targets' });
-  for (const e of targets.edges || []) {
-    edgeTargets.append(edgeMark(e));
-    edgeTargets.append(target(svg('polygon', { points: edgeHitArea(e) }), 'edge', e, t('spot.road', { place: edgePlace(view.board, e) }), onTarget));
-  }
-  root.append(pieces, edgeTargets);
-  const buildings = svg('g', { class: 'buildings' });
-  for (const p of view.players) {
-    for (const v of p.settlements) buildings.append(building(p.seat, v, false));
-    for (const v of p.cities) buildings.append(building(p.seat, v, true));
-  }
-  root.append(buildings);
-  const vertexTargets = svg('g', { class: 'vertex-targets' });
-  for (const v of targets.vertices || []) {
-    const { px: cx, py: cy } = vpos(v);
-    // Legal spots are never neighbours (the distance rule), so a large hit
-    // circle (32 CSS px on a phone) overlaps no other target.
-    vertexTargets.append(svg('circle', { class: 'spot-mark vertex-mark', 'aria-hidden': 'true', cx, cy, r: 9 }));
-    vertexTargets.append(target(svg('circle', { cx, cy, r: 26 }), 'vertex', v, t('spot.vertex', { place: vertexPlace(view.board, v) }), onTarget));
-
-  }
-  root.append(vertexTargets);
+  st.hexTargets.replaceChildren(...hexes);
+  st.edgeTargets.replaceChildren(...edges);
+  st.vertexTargets.replaceChildren(...vertices);
   // The one tab stop: the spot that had focus, else the first spot.
   const stop = (focused && root.querySelector(focused)) || root.querySelector('.target');
   if (stop) stop.setAttribute('tabindex', '0');

@@ -61,17 +61,20 @@ export class Countdown {
   tick() {
     const st = this.state;
     const seats = st && st.timer && st.timer.enabled ? awaited(st.view) : [];
+    const left = (this.ends - performance.now()) / 1000;
+    const warn = left <= WARN_SECONDS;
+    const who = seats.map((s) => (s === st.seat ? t('timer.you') : st.name(s))).join(', ');
+    // Redrawn only when what it says changes (every page redraw calls this).
+    const key = seats.length ? `${Math.max(0, Math.ceil(left))}|${warn}|${who}|${seats.includes(st.seat)}` : '';
+    if (key === this.drawn) return;
+    this.drawn = key;
     this.root.hidden = !seats.length;
     if (!seats.length) {
       fill(this.root);
       return;
     }
-    const left = (this.ends - performance.now()) / 1000;
-
-    const warn = left <= WARN_SECONDS;
     this.root.className = `turn-timer${warn ? ' warn' : ''}`;
     this.root.dataset.seconds = String(Math.max(0, Math.ceil(left)));
-    const who = seats.map((s) => (s === st.seat ? t('timer.you') : st.name(s))).join(', ');
     const [before, after] = t('timer.left', { who }).split('{time}');
     fill(this.root, before, el('strong', { class: 'time' }, clock(left)), after,
       warn && seats.includes(st.seat) ? el('span', { class: 'hurry' }, t('timer.hurry')) : null);

@@ -49,14 +49,17 @@ const S = {
 function enableTestHooks() {
   S.history = [];
   // Redraw timings for the benchmark (tests/redraw.bench.spec.js), in ms.
-  S.perf = { draw: [], arrival: [], pending: [] };
-  // `send` reaches the server's own test hooks (`test_bot_offer`).
-  window.catan = { get state() { return S; }, act: (a) => act(a), send: (m) => socket.request(m) };
+  S.perf = { draw: [], frame: [], arrival: [], pending: [], part: {}, parts: {} };
+  // `send` reaches the server's own test hooks (`test_bot_offer`);
+  // `socket` is the open WebSocket (to send what the page never would).
+  window.catan = { get state() { return S; }, act: (a) => act(a), send: (m) => socket.request(m), socket: () => socket.ws };
 
 }
 
 let socket = null;
 let countdown = null;
+/** Whether the actions panel is scrolled away from its first row. */
+let controlsScrolled = false;
 
 function mySeat() {
   return viewerSeat(S.you);
@@ -148,6 +151,9 @@ function onMessage(msg) {
     default:
       break;
   }
+  // A finished game's summary is what matters now: the last notes about
+  // moves go at once instead of lingering over the board for their seconds.
+  if ((S.over || (S.view && S.view.phase === 'finished')) && $('toasts').firstChild) fill($('toasts'));
   // The game now waits for this seat (a new update, or the first snapshot
   // when the game starts with this seat's move): tell a background tab.
   if (!hadMoves && S.legal.length) {
@@ -234,11 +240,23 @@ function onUpdate(msg) {
 
 function addLog(text, type) {
   const list = $('log-list');
-  list.append(el('li', { class: `log-${type}` }, text));
+  const line = el('li', { class: `log-${type}` }, text);
+  list.append(line);
   S.logCount += 1;
   while (list.children.length > 300) list.firstChild.remove();
-  list.scrollTop = list.scrollHeight;
+  // Scrolled to its end once the line is laid out: reading the list's
+  // height here (or in a redraw, after its writes) laid the whole page out
+  // an extra time per line; a ResizeObserver is called after the frame's
+  // own layout.
+  logEnd.observe(line);
 }
+
+/** Scrolls the log to its end after new lines were laid out. */
+const logEnd = new ResizeObserver((entries) => {
+  for (const e of entries) logEnd.unobserve(e.target);
+  const list = $('log-list');
+  list.scrollTop = list.scrollHeight;
+});
 
 /**
  * Says `text` once through the page's one polite live region. What is said
@@ -358,20 +376,22 @@ async function hostCall(fn) {
 }
 
 /**
- * A press (mouse, touch or pen) not yet released. A redraw replaces the
- * controls' elements, and one that lands between a press and its release
- * makes the browser drop the click (press and release on different
- * elements): the composer then lost a "+" under load (tests/counter.spec.js).
+ * A press (mouse, touch or pen, or Space or Enter on a control) not yet
+ * released. A redraw replaces the controls' elements, and one that lands
+ * between a press and its release makes the browser drop the click (press
+ * and release on different elements): the composer then lost a "+" under
+ * load (tests/counter.spec.js), and a button pressed with Space, which
+ * clicks when the key comes up, lost its click (tests/keyboard.spec.js).
  * So redraws wait for the release (and the click after it), or at most
  * PRESS_HOLD_MS for a release that never comes here.
  */
 const press = { down: false, held: false, timer: 0 };
 const PRESS_HOLD_MS = 1000;
 
-function pressStarted() {
+function pressStarted(hold = PRESS_HOLD_MS) {
   press.down = true;
   clearTimeout(press.timer);
-  press.timer = setTimeout(pressEnded, PRESS_HOLD_MS);
+  press.timer = setTimeout(pressEnded, hold);
 }
 
 function pressEnded() {
@@ -382,9 +402,27 @@ function pressEnded() {
   if (press.held) setTimeout(() => { press.held = false; render(); }, 0);
 }
 
-document.addEventListener('pointerdown', pressStarted, true);
+document.addEventListener('pointerdown', () => pressStarted(), true);
 document.addEventListener('pointerup', pressEnded, true);
 document.addEventListener('pointercancel', pressEnded, true);
+
+/** Keys that press a control; text fields are not held (typing redraws nothing there). */
+const PRESS_KEYS = new Set([' ', 'Enter']);
+/**
+ * A key's release always reaches the page unless the window loses focus
+ * (handled below), so a key press is held until its keyup: the time limit
+ * only guards against a keyup lost some other way. (A second's limit let a
+ * redraw through while a slow machine still held the key.)
+ */
+const KEY_HOLD_MS = 10_000;
+window.addEventListener('blur', pressEnded);
+const pressable = (node) => node instanceof Element && !node.matches('input:not([type=checkbox]):not([type=radio]), textarea, select');
+document.addEventListener('keydown', (ev) => {
+  if (PRESS_KEYS.has(ev.key) && !ev.repeat && pressable(ev.target)) pressStarted(KEY_HOLD_MS);
+}, true);
+document.addEventListener('keyup', (ev) => {
+  if (PRESS_KEYS.has(ev.key)) pressEnded();
+}, true);
 
 let frame = 0;
 function render() {
@@ -401,7 +439,13 @@ function render() {
     }
     const t0 = performance.now();
     draw();
-    if (S.perf && S.view) measure(t0, performance.now());
+    if (S.perf && S.view) {
+      const t1 = performance.now();
+      // The style and layout the redraw caused, which the browser would
+      // do after this callback anyway: forced here to be measured.
+      void document.body.offsetHeight;
+      measure(t0, t1, performance.now());
+    }
   });
 }
 
@@ -423,14 +467,32 @@ function focusSelector(a) {
   return offer ? `[data-offer="${CSS.escape(offer.dataset.offer)}"] ${sel}` : sel;
 }
 
-/** Keeps one redraw's cost and each update's arrival-to-drawn time (bounded). */
-function measure(start, end) {
+/**
+ * Keeps one redraw's cost (its script, and with the style and layout it
+ * caused) and each update's arrival-to-drawn time (bounded).
+ */
+function measure(start, end, laidOut) {
   const p = S.perf;
-  if (!p.pending.length) return;
+  if (!p.pending.length) {
+    p.part = {};
+    return;
+  }
   p.draw.push(end - start);
-  for (const t of p.pending) p.arrival.push(end - t);
+  p.frame.push(laidOut - start);
+  for (const t of p.pending) p.arrival.push(laidOut - t);
   p.pending = [];
-  for (const k of ['draw', 'arrival']) if (p[k].length > 5000) p[k].splice(0, p[k].length - 5000);
+  for (const [k, v] of Object.entries(p.part)) (p.parts[k] ||= []).push(v);
+  p.part = {};
+  for (const xs of [p.draw, p.frame, p.arrival, ...Object.values(p.parts)]) if (xs.length > 5000) xs.splice(0, xs.length - 5000);
+}
+
+/** Runs one part of a redraw, timing it for the benchmark (test hooks only). */
+function timed(part, fn) {
+  if (!S.perf) return fn();
+  const t0 = performance.now();
+  const r = fn();
+  S.perf.part[part] = (S.perf.part[part] || 0) + performance.now() - t0;
+  return r;
 }
 
 /** Restores focus (and the caret of a text field) after a section is rebuilt. */
@@ -451,7 +513,7 @@ function draw() {
   err.hidden = !S.error;
   if (S.error) fill(err, el('span', {}, S.error), ' ', el('button', { type: 'button', onclick: () => { S.error = null; render(); } }, t('page.dismiss')));
   if (!S.lobby) return;
-  document.body.dataset.status = S.lobby.status;
+  setData('status', S.lobby.status);
   if (!S.view) {
     $('room').hidden = false;
     $('table').hidden = true;
@@ -476,32 +538,59 @@ function draw() {
 
     gain: (s) => gainText(S.fb, s, seat),
   };
-  document.body.dataset.phase = S.view.phase;
-  document.body.dataset.myMove = String(S.legal.length > 0);
-  renderBanner($('banner'), ctx);
-  countdown.update({ timer: S.lobby.turn_timer, view: S.view, version: S.version, seat, name, left: S.stepLeft });
-  renderBoard($('board'), S.view, {
+  setData('phase', S.view.phase);
+  setData('myMove', String(S.legal.length > 0));
+  // Each panel is rebuilt only when what it shows changed (its inputs as
+  // JSON): most updates change one or two of them, and a rebuilt panel
+  // costs its nodes' creation, style and layout (docs/PERFORMANCE.md).
+  const v = S.view;
+  const names = S.lobby.seats.map((s) => [s.name, s.kind]);
+  const gains = v.players.map((p) => ctx.gain(p.seat));
+  const mine = seat === null ? null : v.players[seat];
+  const busy = S.busy;
+  timed('banner', () => changed($('banner'), [v.phase, v.active, v.turn, v.discards_owed, v.winner, v.opening_settlement, seat, S.legal.length > 0, names],
+    () => renderBanner($('banner'), ctx)));
+  timed('timer', () => countdown.update({ timer: S.lobby.turn_timer, view: S.view, version: S.version, seat, name, left: S.stepLeft }));
+  timed('board', () => renderBoard($('board'), S.view, {
     targets: boardTargets(ctx), onTarget: (k, id) => onBoardTarget(ctx, k, id), pendingEdges: S.ui.rbEdges,
     producing: flashing(S.fb) ? S.fb.hexes : null, robberMoved: S.fb.robberMoved,
-  });
+  }));
   S.fb.robberMoved = false;
   renderRollGains($('roll-gains'), S.fb, S.view.players.map((p) => p.seat), seat, name);
-  renderDice($('dice'), S.view.dice, S.rolled);
+  // A new roll is drawn anew (its dice roll in); later redraws leave it be.
+  if (S.rolled) $('dice').drawnFrom = null;
+  timed('dice', () => changed($('dice'), v.dice, () => renderDice($('dice'), v.dice, S.rolled)));
   S.rolled = false;
-  renderPlayers($('players'), ctx);
-  renderMe($('me'), ctx);
-  keepFocus($('controls'), () => renderControls($('controls'), ctx));
-  keepFocus($('trade'), () => renderTrade($('trade'), ctx));
-  keepFocus($('offers'), () => renderOffers($('offers'), ctx));
-  document.body.dataset.tab = S.tab;
+  timed('players', () => changed($('players'), [v.players, v.longest_road, v.largest_army, v.active, v.discards_owed, S.presence, names, seat, gains],
+    () => renderPlayers($('players'), ctx)));
+  timed('me', () => changed($('me'), [mine, v.bank, v.deck_size, seat === null ? null : gains[seat]], () => renderMe($('me'), ctx)));
+  const counts = v.players.map((p) => p.resource_count);
+  timed('controls', () => changed($('controls'), [seat, v.phase, v.discards_owed, S.legal, S.ui, busy, counts, mine && mine.resources, names],
+    () => {
+      keepFocus($('controls'), () => renderControls($('controls'), ctx));
+      // Rebuilt actions start from their first row (where Roll dice is)
+      // unless focus is further down: a panel left scrolled to End turn
+      // hid the next turn's first action on a phone.
+      if (controlsScrolled && !$('controls').contains(document.activeElement)) $('controls').scrollTop = 0;
+    }));
+  timed('trade', () => changed($('trade'), [seat, v.phase, v.active, mine && mine.resources, mine && mine.bank_rates,
+    S.legal.filter((a) => a.type === 'trade_bank'), S.trade, busy, names],
+  () => keepFocus($('trade'), () => renderTrade($('trade'), ctx))));
+  timed('offers', () => changed($('offers'), [seat, v.phase, v.offers, S.legal.filter((a) => OFFER_ACTIONS.has(a.type)), busy,
+    mine && mine.resources, S.counters, names],
+  () => keepFocus($('offers'), () => renderOffers($('offers'), ctx))));
+  setData('tab', S.tab);
   if (S.tabOpened) {
     // A list scrolled to its end while its panel was hidden stayed at the
     // top: the panel opens on the latest lines.
     S.tabOpened = false;
     for (const list of [$('log-list'), $('chat-list')]) list.scrollTop = list.scrollHeight;
   }
-  for (const b of document.querySelectorAll('.tabs [role=tab]')) b.setAttribute('aria-selected', String(b.dataset.tab === S.tab));
-  fill($('dice-chart'), diceChart(S.view.dice_counts));
+  for (const b of document.querySelectorAll('.tabs [role=tab]')) {
+    const sel = String(b.dataset.tab === S.tab);
+    if (b.getAttribute('aria-selected') !== sel) b.setAttribute('aria-selected', sel);
+  }
+  timed('chart', () => changed($('dice-chart'), v.dice_counts, () => fill($('dice-chart'), diceChart(v.dice_counts))));
   $('chat-form').hidden = seat === null;
   const over = S.over || (S.view.phase === 'finished' ? S.view : null);
   $('summary').hidden = !over;
@@ -518,6 +607,26 @@ function draw() {
   }
   if (S.refocusAfter !== null && S.version > S.refocusAfter) moveFocusOn();
   if (autoplay) autoplay(S, act);
+}
+
+/** The actions an offer's card offers. */
+const OFFER_ACTIONS = new Set(['accept_trade', 'decline_trade', 'cancel_trade', 'confirm_trade']);
+
+/**
+ * Runs `render` when `inputs` differ (as JSON) from the last time for
+ * `root`: a panel whose inputs are unchanged keeps its elements, so that
+ * focus, hover and animations stay, and the redraw costs nothing there.
+ */
+function changed(root, inputs, render) {
+  const key = JSON.stringify(inputs);
+  if (root.drawnFrom === key) return;
+  root.drawnFrom = key;
+  render();
+}
+
+/** Sets a data attribute of the page's body when it changes (the CSS reads them: a write restyles). */
+function setData(k, value) {
+  if (document.body.dataset[k] !== value) document.body.dataset[k] = value;
 }
 
 /**
@@ -566,6 +675,8 @@ function setup() {
     }
   });
   for (const b of document.querySelectorAll('.tabs [role=tab]')) b.addEventListener('click', () => showTab(b.dataset.tab));
+  // Known without reading layout during a redraw.
+  $('controls').addEventListener('scroll', (ev) => { controlsScrolled = ev.target.scrollTop > 0; }, { passive: true });
   const sound = $('sound');
   sound.checked = prefs.getSound();
   sound.addEventListener('change', () => prefs.setSound(sound.checked));

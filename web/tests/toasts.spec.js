@@ -1,0 +1,61 @@
+// The board's toasts (issue 11, item 3): on a phone one shows at a time,
+// on one line over the board, and once the game is over none is left on
+// the board. (That they stay off the board's top row is not asserted: when
+// the board is clipped at the top of its frame there is no sea above that
+// row, and a toast there still covers part of it: an open item.) A short game (6 points to win) of
+// the page's test autoplay against three bots, on a phone's screen.
+
+import { test, expect } from '@playwright/test';
+import { createLobby, shoot, watchErrors } from './helpers.js';
+
+test('on a phone one toast shows at a time on the board, and the end of the game clears them', async ({ browser }, testInfo) => {
+  test.setTimeout(360_000);
+  const page = await (await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })).newPage();
+  watchErrors(page, 'Ann');
+  const id = await createLobby(page, { name: 'Ann', lobby: 'Toast test', vpTarget: 6 });
+  await page.goto(`/game.html?id=${id}&autoplay=1`);
+  for (let i = 1; i < 4; i++) {
+    await page.locator('.add-bot').first().click();
+    await expect(page.locator('.seat.bot')).toHaveCount(i);
+  }
+  // Every toast shown, read once its entrance is over, against the top row
+  // of hexes.
+  await page.evaluate(() => {
+    window.toastLooks = [];
+    const root = document.getElementById('toasts');
+    const look = async (node) => {
+      // A toast hidden by a newer one has its entrance cancelled.
+      await Promise.all(node.getAnimations().map((a) => a.finished.catch(() => null)));
+      if (!node.isConnected) return;
+      const hexes = [...document.querySelectorAll('#board .hex')].map((h) => h.getBoundingClientRect());
+      const top = Math.min(...hexes.map((h) => h.top));
+      const row = hexes.filter((h) => h.top < top + 5);
+      const shown = [...root.children].filter((t) => getComputedStyle(t).display !== 'none');
+      window.toastLooks.push({
+        text: node.textContent,
+        row: row.map((h) => ({ l: h.left, r: h.right, t: h.top, b: h.bottom })),
+        boxes: shown.map((t) => { const b = t.getBoundingClientRect(); return { l: b.left, r: b.right, t: b.top, b: b.bottom }; }),
+        board: (() => { const b = document.getElementById('board').getBoundingClientRect(); return { l: b.left, r: b.right, t: b.top, b: b.bottom }; })(),
+      });
+    };
+    new MutationObserver((changes) => {
+      for (const c of changes) for (const n of c.addedNodes) look(n);
+    }).observe(root, { childList: true });
+  });
+  await page.click('#start');
+  await expect.poll(() => page.evaluate(() => window.toastLooks.length), { timeout: 240_000 }).toBeGreaterThan(0);
+  await shoot(page, testInfo, 'toast-390x844');
+  await expect(page.locator('#summary')).toBeVisible({ timeout: 240_000 });
+  const looks = await page.evaluate(() => window.toastLooks);
+  for (const look of looks) {
+    expect(look.boxes.length, `one toast at a time on a phone: ${look.text}`).toBe(1);
+    for (const box of look.boxes) {
+      // Over the board.
+      expect(box.t, `"${look.text}" on the board`).toBeGreaterThanOrEqual(look.board.t - 0.5);
+      // One line: no taller than the 26 px of sea the board usually has at 390x844.
+      expect(box.b - box.t, `"${look.text}" is one line`).toBeLessThanOrEqual(20);
+    }
+  }
+  // Once the summary shows, no toast is left on the board.
+  await expect(page.locator('#toasts .toast')).toHaveCount(0);
+});
