@@ -7,8 +7,8 @@
 //! nobody asking for them, bots alone, go on too.
 
 use super::{Cluster, Located};
-use crate::lobby::CloseReason;
 use crate::metrics::metrics;
+use catan_protocol::CloseReason;
 use catan_store::{Lease, Listing, NodeLoad};
 use rand::seq::SliceRandom;
 use std::collections::{HashMap, HashSet};

@@ -14,8 +14,9 @@ mod beat;
 pub mod leases;
 pub mod route;
 
-use crate::lobby::{CloseReason, LobbyHandle};
+use crate::lobby::LobbyHandle;
 use crate::registry::Registry;
+use catan_protocol::CloseReason;
 use catan_store::{Claim, LeaseOwner, NodeRecord, Store, StoreError};
 use leases::Leases;
 use std::collections::HashMap;
