@@ -5,7 +5,7 @@
 # checking that none gets a 5xx and every answer has a declared status,
 # content type and a body inside its schema. The WebSocket upgrade is left
 # out (the WebSocket messages have their own schemas, tested by
-# crates/catan-server/tests/schema.rs). Needs python3 and a built
+# crates/catan-protocol/tests/schema.rs). Needs python3 and a built
 # `target/debug/catan-server`. `scripts/api-fuzz.sh [seconds]` (default 60).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -3,13 +3,12 @@
 //! Secrets travel in `Authorization: Bearer <token>` headers, never in URLs,
 //! so request logs cannot contain them.
 
-use crate::error::{Code, Refusal};
+use crate::error::Refusal;
 use crate::lobby::LobbyHandle;
-use crate::lobby::info::LobbyInfo;
-use crate::settings::{LobbySettings, TurnTimer};
+use crate::settings::LobbySettings;
 use crate::state::AppState;
 use crate::strict::StrictJson;
-use crate::token::{Token, TokenHash};
+use crate::token::{TokenHash, TokenSecret};
 use axum::Json;
 use axum::extract::{ConnectInfo, FromRequestParts, Path, State};
 use axum::http::StatusCode;
@@ -17,6 +16,10 @@ use axum::http::header::AUTHORIZATION;
 use axum::http::request::Parts;
 use catan_bots::BotKind;
 use catan_core::{GameOptions, Seat};
+use catan_protocol::Code;
+use catan_protocol::LobbyInfo;
+use catan_protocol::Token;
+use catan_protocol::TurnTimer;
 use serde::{Deserialize, Serialize};
 use std::net::{IpAddr, SocketAddr};
 use uuid::Uuid;
@@ -152,7 +155,7 @@ pub async fn create(
         && let Err(e) = cluster.claim_new(lobby.id).await
     {
         tracing::warn!(lobby_id = %lobby.id, error = %e, "cannot lease the new lobby");
-        let _ = handle.stop(crate::lobby::CloseReason::LOBBY_CLOSED).await;
+        let _ = handle.stop(catan_protocol::CloseReason::LOBBY_CLOSED).await;
         return Err(Refusal::new(
             Code::StorageUnavailable,
             "the lobby could not be recorded; try again",

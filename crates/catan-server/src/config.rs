@@ -175,13 +175,6 @@ impl Default for Config {
     }
 }
 
-/// Largest WebSocket message or frame the server reads.
-pub const MAX_WS_MESSAGE: usize = 16 * 1024;
-/// Longest chat message, in characters.
-pub const MAX_CHAT_CHARS: usize = 300;
-/// Longest client request id, in characters.
-pub const MAX_REQUEST_ID_CHARS: usize = 64;
-
 impl Config {
     /// [`Config::journal_deadline_ms`] as a duration (at least 10 ms).
     pub fn journal_deadline(&self) -> std::time::Duration {

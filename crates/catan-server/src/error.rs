@@ -2,150 +2,36 @@
 //!
 //! The same [`Refusal`] travels from the lobby actor to a WebSocket
 //! (`rejected`) or to an HTTP response (`{"error": {code, message}}` with a
-//! status chosen by code). Codes are a closed enum, [`Code`], so a typo is a
-//! compile error rather than a silent 400, and the HTTP status of every code
-//! is chosen by one exhaustive match.
+//! status chosen by code). Codes are the protocol's closed enum
+//! ([`catan_protocol::Code`]), so a typo is a compile error rather than a
+//! silent 400, and the HTTP status of every code is chosen by one exhaustive
+//! match, [`http_status`].
 
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde::{Deserialize, Serialize};
+use catan_protocol::Code;
+use serde::Serialize;
 
-/// Every reason the server refuses a request, as sent on the wire
-/// (snake_case). The rules engine's own reasons travel as [`Code::Rules`].
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Hash,
-    Serialize,
-    Deserialize,
-    strum::IntoStaticStr,
-    strum::EnumIter,
-    schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-#[strum(serialize_all = "snake_case")]
-pub enum Code {
-    /// The text was not JSON, or not the message or body documented.
-    BadJson,
-    /// A query string was malformed or out of range.
-    BadQuery,
-    /// A WebSocket message of a type the protocol does not have.
-    UnknownType,
-    /// The client speaks another protocol version.
-    UnsupportedProtocol,
-    /// A socket must say hello before anything else.
-    HelloRequired,
-    /// A socket said hello twice.
-    AlreadyConnected,
-    /// No lobby with that id exists (any more).
-    LobbyNotFound,
-    /// No saved game (or other resource) with that id.
-    NotFound,
-    /// The lobby has no such seat.
-    NoSuchSeat,
-    /// The token matches no seat of this lobby.
-    InvalidToken,
-    /// The request needs a token and has none.
-    TokenRequired,
-    /// Only the lobby's host may do that.
-    NotHost,
-    /// The page's origin may not open game sockets.
-    OriginNotAllowed,
-    /// The client created as many lobbies as one client may hold.
-    TooManyLobbies,
-    /// The client sends faster than its rate limit.
-    RateLimited,
-    /// The server or the lobby is too busy; try again.
-    ServerBusy,
-    /// The game log cannot be written or read right now; nothing changed.
-    StorageUnavailable,
-    /// The server is stopping.
-    ShuttingDown,
-    /// The lobby is served by another node of the cluster now (or is moving
-    /// there): ask `GET /api/lobbies/{id}` where, and try again there.
-    LobbyMoved,
-    /// Every seat is taken.
-    LobbyFull,
-    /// The seat asked for is taken.
-    SeatTaken,
-    /// The game has started already.
-    AlreadyStarted,
-    /// Not every seat is filled.
-    NotReady,
-    /// The game has not started yet.
-    GameNotStarted,
-    /// A saved game can be stepped through only once it is over.
-    GameNotFinished,
-    /// The seat named holds no bot.
-    NotABot,
-    /// The lobby has as many spectators as it allows.
-    SpectatorsFull,
-    /// A display or lobby name breaks the naming rules.
-    InvalidName,
-    /// Lobby options out of range or contradictory.
-    InvalidOptions,
-    /// The connection acts for a seat it does not hold.
-    NotYourSeat,
-    /// The action was sent against another game version.
-    StaleVersion,
-    /// An empty chat line.
-    EmptyChat,
-    /// A chat line over the length limit.
-    ChatTooLong,
-    /// An HTTP request (its body included) did not arrive in time.
-    RequestTimeout,
-    /// A bug on the server's side; nothing changed.
-    Internal,
-    /// The rules engine refused the action (its own code).
-    #[serde(untagged)]
-    #[strum(disabled)]
-    Rules(catan_core::ErrorCode),
-}
-
-impl Code {
-    /// The snake_case code as sent on the wire.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Code::Rules(c) => c.as_str(),
-            other => other.into(),
+/// The HTTP status a refusal with `code` is answered with (one exhaustive
+/// match, so a new code cannot go without one).
+pub fn http_status(code: Code) -> StatusCode {
+    use Code::*;
+    match code {
+        LobbyNotFound | NotFound | NoSuchSeat => StatusCode::NOT_FOUND,
+        InvalidToken | TokenRequired => StatusCode::UNAUTHORIZED,
+        NotHost | OriginNotAllowed => StatusCode::FORBIDDEN,
+        TooManyLobbies | RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        ServerBusy | StorageUnavailable | ShuttingDown | LobbyMoved => {
+            StatusCode::SERVICE_UNAVAILABLE
         }
-    }
-
-    /// The HTTP status a refusal with this code is answered with.
-    pub fn status(self) -> StatusCode {
-        use Code::*;
-        match self {
-            LobbyNotFound | NotFound | NoSuchSeat => StatusCode::NOT_FOUND,
-            InvalidToken | TokenRequired => StatusCode::UNAUTHORIZED,
-            NotHost | OriginNotAllowed => StatusCode::FORBIDDEN,
-            TooManyLobbies | RateLimited => StatusCode::TOO_MANY_REQUESTS,
-            ServerBusy | StorageUnavailable | ShuttingDown | LobbyMoved => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
-            LobbyFull | SeatTaken | AlreadyStarted | NotReady | GameNotStarted | NotABot
-            | SpectatorsFull | GameNotFinished | StaleVersion => StatusCode::CONFLICT,
-            RequestTimeout => StatusCode::REQUEST_TIMEOUT,
-            Internal => StatusCode::INTERNAL_SERVER_ERROR,
-            BadJson | BadQuery | UnknownType | UnsupportedProtocol | HelloRequired
-            | AlreadyConnected | InvalidName | InvalidOptions | NotYourSeat | EmptyChat
-            | ChatTooLong | Rules(_) => StatusCode::BAD_REQUEST,
-        }
-    }
-}
-
-impl From<catan_core::ErrorCode> for Code {
-    fn from(c: catan_core::ErrorCode) -> Code {
-        Code::Rules(c)
-    }
-}
-
-impl std::fmt::Display for Code {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
+        LobbyFull | SeatTaken | AlreadyStarted | NotReady | GameNotStarted | NotABot
+        | SpectatorsFull | GameNotFinished | StaleVersion => StatusCode::CONFLICT,
+        RequestTimeout => StatusCode::REQUEST_TIMEOUT,
+        Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        BadJson | BadQuery | UnknownType | UnsupportedProtocol | HelloRequired
+        | AlreadyConnected | InvalidName | InvalidOptions | NotYourSeat | EmptyChat
+        | ChatTooLong | Rules(_) => StatusCode::BAD_REQUEST,
     }
 }
 
@@ -169,7 +55,7 @@ impl Refusal {
 
     /// The HTTP status for this refusal's code.
     pub fn status(&self) -> StatusCode {
-        self.code.status()
+        http_status(self.code)
     }
 }
 
@@ -213,47 +99,17 @@ impl std::fmt::Display for Refusal {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use strum::IntoEnumIterator;
-
-    /// The hand-free name table (strum) and serde spell every code alike,
-    /// and both parse back to the same code.
-    #[test]
-    fn names_agree_with_serde() {
-        for code in Code::iter() {
-            let wire = serde_json::to_value(code).expect("serialize");
-            assert_eq!(wire, serde_json::Value::from(code.as_str()), "{code:?}");
-            let back: Code = serde_json::from_value(wire).expect("parse back");
-            assert_eq!(back, code);
-        }
-        let rules = Code::Rules(catan_core::ErrorCode::NotYourTurn);
-        assert_eq!(serde_json::to_string(&rules).unwrap(), "\"not_your_turn\"");
-        assert_eq!(
-            serde_json::from_str::<Code>("\"not_your_turn\"").unwrap(),
-            rules
-        );
-        assert!(serde_json::from_str::<Code>("\"no_such_code\"").is_err());
-    }
-
-    /// Codes that name the rules engine's reasons never collide with the
-    /// server's own (one string, one meaning).
-    #[test]
-    fn server_and_engine_codes_are_disjoint() {
-        let server: Vec<&str> = Code::iter().map(Code::as_str).collect();
-        for c in catan_core::ErrorCode::iter() {
-            assert!(!server.contains(&c.as_str()), "{c:?} is also a server code");
-        }
-    }
 
     #[test]
     fn statuses() {
-        assert_eq!(Code::LobbyNotFound.status(), StatusCode::NOT_FOUND);
-        assert_eq!(Code::GameNotFinished.status(), StatusCode::CONFLICT);
+        assert_eq!(http_status(Code::LobbyNotFound), StatusCode::NOT_FOUND);
+        assert_eq!(http_status(Code::GameNotFinished), StatusCode::CONFLICT);
         assert_eq!(
-            Code::StorageUnavailable.status(),
+            http_status(Code::StorageUnavailable),
             StatusCode::SERVICE_UNAVAILABLE
         );
         assert_eq!(
-            Code::Rules(catan_core::ErrorCode::Occupied).status(),
+            http_status(Code::Rules(catan_core::ErrorCode::Occupied)),
             StatusCode::BAD_REQUEST
         );
     }

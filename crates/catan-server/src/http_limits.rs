@@ -4,12 +4,13 @@
 //! actors. The WebSocket's own limits live in `ws` and `ratelimit`.
 
 use crate::config::Config;
-use crate::error::{Code, Refusal};
+use crate::error::Refusal;
 use axum::body::Body;
 use axum::extract::{ConnectInfo, Request};
 use axum::http::{HeaderMap, Method};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use catan_protocol::Code;
 use governor::middleware::NoOpMiddleware;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;

@@ -185,7 +185,7 @@ impl Metrics {
     }
 
     /// Counts one refusal.
-    pub fn refused(&self, code: crate::error::Code, via: Via) {
+    pub fn refused(&self, code: catan_protocol::Code, via: Via) {
         self.refusals
             .get_or_create(&RefusalLabels {
                 code: code.as_str(),

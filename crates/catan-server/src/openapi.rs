@@ -13,10 +13,10 @@ use crate::api::{
     NodeList, PageConfig,
 };
 use crate::error::ErrorBody;
-use crate::lobby::info::LobbyInfo;
 use crate::persist::steps::Steps;
-use crate::protocol::PROTOCOL_VERSION;
 use catan_core::record::GameRecord;
+use catan_protocol::LobbyInfo;
+use catan_protocol::PROTOCOL_VERSION;
 use catan_store::GamePage;
 use schemars::generate::{SchemaGenerator, SchemaSettings};
 use schemars::{JsonSchema, Schema, json_schema};

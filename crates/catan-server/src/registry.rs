@@ -2,15 +2,16 @@
 //! how many lobbies exist and how many one client created.
 
 use crate::config::Config;
-use crate::error::{Code, Refusal};
+use crate::error::Refusal;
 use crate::journal::Journal;
 use crate::lobby::LobbyHandle;
 use crate::lobby::actor::LobbyActor;
 use crate::lobby::env::LobbyEnv;
-use crate::lobby::info::LobbyInfo;
 use crate::lobby::resume::ResumeError;
 use crate::settings::LobbySettings;
 use crate::token::TokenHash;
+use catan_protocol::Code;
+use catan_protocol::LobbyInfo;
 use catan_store::StoredGame;
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -191,7 +192,7 @@ impl Registry {
     pub async fn stop(
         &self,
         id: Uuid,
-        reason: crate::lobby::CloseReason,
+        reason: catan_protocol::CloseReason,
         wait: std::time::Duration,
     ) {
         let Some(handle) = self.read().get(&id).map(|e| e.handle.clone()) else {

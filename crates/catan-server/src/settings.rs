@@ -3,35 +3,16 @@
 //! journal records them and the lobby serves them, so they live beside both
 //! rather than inside either.
 
-use crate::error::{Code, Refusal};
+use crate::error::Refusal;
 use catan_core::GameOptions;
+use catan_protocol::Code;
+use catan_protocol::{MAX_TURN_SECONDS, TurnTimer};
 use serde::{Deserialize, Serialize};
 
 /// Longest lobby or display name, in characters.
 pub const MAX_NAME_CHARS: usize = 40;
-/// Longest turn timer, in seconds.
-pub const MAX_TURN_SECONDS: u32 = 3600;
 /// Longest bot delay, in milliseconds.
 pub const MAX_BOT_DELAY_MS: u64 = 10_000;
-
-/// The optional per-step turn timer.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct TurnTimer {
-    /// Whether absent or slow players get a stand-in.
-    pub enabled: bool,
-    /// Seconds a player has for each step.
-    #[schemars(range(min = 1, max = MAX_TURN_SECONDS))]
-    pub seconds: u32,
-}
-
-impl Default for TurnTimer {
-    fn default() -> Self {
-        TurnTimer {
-            enabled: false,
-            seconds: 90,
-        }
-    }
-}
 
 /// Everything chosen when a lobby is created.
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize, schemars::JsonSchema)]

@@ -8,9 +8,10 @@
 //! internally tagged enums such as the actions, and every derived struct also
 //! accepts a JSON array of its fields in order.
 
-use crate::error::{Code, Refusal};
+use crate::error::Refusal;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
+use catan_protocol::Code;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;

@@ -1,46 +1,32 @@
 //! Secret tokens (seat and host): random, shown once, kept only as SHA-256.
 //!
 //! The server never stores or logs a token itself; it keeps the hash and
-//! compares hashes. `Debug` and `Display` of [`Token`] print nothing secret so
-//! that a stray `?token` in a log line cannot leak it.
+//! compares hashes. The token's wire form, whose `Debug` prints nothing
+//! secret, is the protocol crate's [`Token`].
 
+use catan_protocol::Token;
 use rand::RngCore;
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::fmt;
 
-/// A secret bearer token as the client presents it.
-#[derive(Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(transparent)]
-pub struct Token(String);
-
-impl Token {
+/// What the server alone does with a [`Token`]: mint one and hash it (the
+/// protocol crate has the token's wire form only).
+pub trait TokenSecret {
     /// A fresh random token: 32 bytes from the OS-seeded CSPRNG, hex encoded.
-    pub fn generate() -> Token {
-        let mut bytes = [0u8; 32];
-        rand::rng().fill_bytes(&mut bytes);
-        Token(hex::encode(bytes))
-    }
-
-    /// Wraps a token received from a client.
-    pub fn from_client(s: impl Into<String>) -> Token {
-        Token(s.into())
-    }
-
-    /// The secret text, for the one response that hands it out.
-    pub fn reveal(&self) -> &str {
-        &self.0
-    }
-
+    fn generate() -> Self;
     /// Its SHA-256 hash, the only form the server keeps.
-    pub fn hash(&self) -> TokenHash {
-        TokenHash(Sha256::digest(self.0.as_bytes()).into())
-    }
+    fn hash(&self) -> TokenHash;
 }
 
-impl fmt::Debug for Token {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Token(<redacted>)")
+impl TokenSecret for Token {
+    fn generate() -> Token {
+        let mut bytes = [0u8; 32];
+        rand::rng().fill_bytes(&mut bytes);
+        Token::from_client(hex::encode(bytes))
+    }
+
+    fn hash(&self) -> TokenHash {
+        TokenHash(Sha256::digest(self.reveal().as_bytes()).into())
     }
 }
 

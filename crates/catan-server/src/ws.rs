@@ -13,16 +13,21 @@
 //! client see 1006 instead of the code it was sent).
 
 use crate::api::{ClientIp, lobby};
-use crate::config::{MAX_REQUEST_ID_CHARS, MAX_WS_MESSAGE};
-use crate::error::{Code, Refusal};
-use crate::lobby::{CloseOrder, CloseReason, ConnId, ConnectRequest, LobbyHandle};
-use crate::protocol::{ClientMsg, PROTOCOL_VERSION, ServerMsg, parse_client};
+use crate::error::Refusal;
+use crate::frames::{parse_client, rejected};
+use crate::lobby::{CloseOrder, ConnId, ConnectRequest, LobbyHandle};
 use crate::ratelimit::{RateLimiter, Verdict};
 use crate::state::AppState;
+use crate::token::TokenSecret;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
+use catan_protocol::CloseReason;
+use catan_protocol::Code;
+use catan_protocol::{
+    ClientMsg, MAX_REQUEST_ID_CHARS, MAX_WS_MESSAGE, PROTOCOL_VERSION, ServerMsg,
+};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -165,7 +170,7 @@ impl Reader {
             Message::Binary(_) => {
                 return match self.charge(None) {
                     Some(refusal) => refusal,
-                    None => Incoming::Answer(Box::new(ServerMsg::rejected(
+                    None => Incoming::Answer(Box::new(rejected(
                         None,
                         Code::BadJson,
                         "binary frames are not supported; send JSON text",
@@ -180,7 +185,7 @@ impl Reader {
         }
         match parse_client(text.as_str()) {
             Ok(m) => Incoming::Msg(m),
-            Err(e) => Incoming::Answer(Box::new(ServerMsg::rejected(e.id, e.code, e.message))),
+            Err(e) => Incoming::Answer(Box::new(rejected(e.id, e.code, e.message))),
         }
     }
 
@@ -189,7 +194,7 @@ impl Reader {
     fn charge(&mut self, text: Option<&str>) -> Option<Incoming> {
         match self.limiter.check(Instant::now().into_std()) {
             Verdict::Allow => None,
-            Verdict::Limited => Some(Incoming::Answer(Box::new(ServerMsg::rejected(
+            Verdict::Limited => Some(Incoming::Answer(Box::new(rejected(
                 text.and_then(request_id),
                 Code::RateLimited,
                 "too many messages; slow down",
@@ -254,7 +259,7 @@ async fn serve(
         let answer = match reader.read(frame) {
             Incoming::Msg(ClientMsg::Hello { protocol, token }) => {
                 if protocol != PROTOCOL_VERSION {
-                    let msg = ServerMsg::rejected(
+                    let msg = rejected(
                         None,
                         Code::UnsupportedProtocol,
                         format!("this server speaks protocol {PROTOCOL_VERSION}"),
@@ -270,7 +275,7 @@ async fn serve(
                 }
                 break token;
             }
-            Incoming::Msg(other) => ServerMsg::rejected(
+            Incoming::Msg(other) => rejected(
                 other.id().map(str::to_string),
                 Code::HelloRequired,
                 "send hello first",
@@ -306,7 +311,7 @@ async fn serve(
     if let Err(e) = handle.connect(req).await {
         send_timed(
             &mut socket,
-            text(&ServerMsg::rejected(None, e.code, e.message)),
+            text(&rejected(None, e.code, e.message)),
             write_limit,
         )
         .await;

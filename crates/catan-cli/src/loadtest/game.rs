@@ -13,6 +13,7 @@ use super::proto::{self, Incoming};
 use super::setup::{self, SEATS};
 use super::wsclient::{self, Event, Sink, Target};
 use catan_core::{Action, Seat};
+use catan_protocol::Code;
 use futures_util::SinkExt;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -420,14 +421,14 @@ impl Driver {
                 }
             }
             Incoming::Rejected { id, code, .. } => {
-                self.shared.metrics.error(code);
+                self.shared.metrics.error(code.as_str());
                 if let Some(id) = id {
                     self.outstanding.remove(id);
                     if self.pending.as_ref().is_some_and(|p| p.id == *id) {
                         self.pending = None;
                     }
                 }
-                if code == "stale_version" {
+                if *code == Code::StaleVersion {
                     let rid = format!("r{}", self.next_id);
                     self.send(client, proto::resync(&rid)).await;
                 }

@@ -7,6 +7,7 @@
 use super::metrics::Metrics;
 use super::net;
 use super::proto::{self, Incoming};
+use catan_protocol::CloseReason;
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use std::net::{IpAddr, SocketAddr};
@@ -18,9 +19,6 @@ use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use uuid::Uuid;
-
-/// The close code of a cluster node for a lobby another node serves.
-const MOVED: u16 = 4010;
 
 /// Initial read buffer per socket (it grows for larger messages).
 const READ_BUFFER: usize = 8 * 1024;
@@ -126,7 +124,7 @@ async fn read(
     while let Some(frame) = stream.next().await {
         let text = match frame {
             Ok(Message::Text(t)) => t,
-            Ok(Message::Close(Some(f))) if u16::from(f.code) == MOVED => {
+            Ok(Message::Close(Some(f))) if u16::from(f.code) == CloseReason::MOVED.code => {
                 moved_to = f
                     .reason
                     .as_str()

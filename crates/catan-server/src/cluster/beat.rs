@@ -6,8 +6,8 @@
 //! task, `reaper`) takes over orphaned games.
 
 use super::Cluster;
-use crate::lobby::CloseReason;
 use crate::metrics::metrics;
+use catan_protocol::CloseReason;
 use catan_store::{Lease, Listing, NodeLoad};
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::Ordering;

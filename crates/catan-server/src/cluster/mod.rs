@@ -16,8 +16,9 @@ mod reaper;
 pub mod route;
 mod takeover;
 
-use crate::lobby::{CloseReason, LobbyHandle};
+use crate::lobby::LobbyHandle;
 use crate::registry::Registry;
+use catan_protocol::CloseReason;
 use catan_store::{LeaseOwner, NodeRecord, Store, StoreError};
 use leases::Leases;
 use std::collections::HashMap;

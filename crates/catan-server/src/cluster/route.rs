@@ -9,13 +9,14 @@
 //! it).
 
 use super::Located;
-use crate::error::{Code, Refusal};
+use crate::error::Refusal;
 use crate::state::AppState;
 use axum::body::Body;
 use axum::extract::{OriginalUri, Request, State};
 use axum::http::{HeaderName, HeaderValue};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use catan_protocol::Code;
 use http_body_util::{BodyExt, Full};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;

@@ -7,15 +7,17 @@
 
 use super::conns::Conns;
 use super::env::LobbyEnv;
-use super::info::{LobbyInfo, LobbyStatus, SeatInfo, SeatKind};
-use super::{CloseReason, Command, ConnectRequest, LOBBY_QUEUE, LobbyHandle};
-use crate::error::{Code, Refusal};
-use crate::protocol::{PROTOCOL_VERSION, SeatPresence, ServerMsg};
+use super::{Command, ConnectRequest, LOBBY_QUEUE, LobbyHandle};
+use crate::error::Refusal;
 use crate::settings::LobbySettings;
 use crate::token::TokenHash;
 use catan_bots::{Bot, BotKind};
 use catan_core::record::{SeedReveal, commitment};
 use catan_core::{Game, Phase, Seat, Viewer};
+use catan_protocol::CloseReason;
+use catan_protocol::Code;
+use catan_protocol::{LobbyInfo, LobbyStatus, SeatInfo, SeatKind};
+use catan_protocol::{PROTOCOL_VERSION, SeatPresence, ServerMsg};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::{Arc, RwLock};

@@ -6,10 +6,10 @@
 
 use super::actor::{LobbyActor, Slot};
 use super::play::Actor;
-use crate::error::Code;
 use catan_bots::stand_in_action;
 use catan_core::playout::seats_to_act;
 use catan_core::{Action, Phase, Seat, Viewer};
+use catan_protocol::Code;
 use rand::Rng;
 use std::time::Duration;
 use tokio::time::Instant;

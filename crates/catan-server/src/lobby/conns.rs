@@ -4,11 +4,12 @@
 //! never waits for a socket. A connection whose queue is full is told to
 //! close (it resyncs when it reconnects) and forgotten.
 
-use super::{CloseOrder, CloseReason, ConnId};
-use crate::protocol::ServerMsg;
+use super::{CloseOrder, ConnId};
 use crate::token::TokenHash;
 use axum::extract::ws::Utf8Bytes;
 use catan_core::{Seat, Viewer};
+use catan_protocol::CloseReason;
+use catan_protocol::ServerMsg;
 use std::collections::{BTreeMap, HashMap};
 use tokio::sync::mpsc::error::TrySendError;
 use tokio::sync::{mpsc, oneshot};

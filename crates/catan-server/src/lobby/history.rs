@@ -4,20 +4,7 @@
 //! exactly like the live `update`s (docs/PROTOCOL.md, "history").
 
 use catan_core::{Event, Seat, Viewer};
-use serde::{Deserialize, Serialize};
-
-/// One step of the game as a viewer may know it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct HistoryStep {
-    /// The version after this step (0: the start of the game).
-    pub version: u64,
-    /// Who acted (none for the start of the game).
-    pub seat: Option<Seat>,
-    /// Whether a stand-in acted for an absent or slow player.
-    pub stand_in: bool,
-    /// What happened, redacted for the viewer.
-    pub events: Vec<Event>,
-}
+use catan_protocol::HistoryStep;
 
 /// Every step of the game so far, unredacted (the actor's own copy; only
 /// [`History::for_viewer`] leaves it).

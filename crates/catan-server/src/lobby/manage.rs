@@ -1,16 +1,17 @@
 //! Seating people and bots, leaving, and starting the game.
 
-use super::CloseReason;
 use super::actor::{BotSeat, Human, LobbyActor, Running, Slot};
-use super::info::{LobbyInfo, LobbyStatus};
 use super::stored::lobby_meta;
 use super::think::server_bot;
-use crate::error::{Code, Refusal};
+use crate::error::Refusal;
 use crate::settings::clean_name;
 use crate::token::TokenHash;
 use catan_bots::BotKind;
 use catan_core::record::{GameRecord, OpenerRoll, SeatRecord, SeedReveal, random_salt};
 use catan_core::{Game, Seat};
+use catan_protocol::CloseReason;
+use catan_protocol::Code;
+use catan_protocol::{LobbyInfo, LobbyStatus};
 use catan_store::{StoredGame, format_time};
 use chrono::Utc;
 use rand::Rng;

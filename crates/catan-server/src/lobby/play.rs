@@ -1,16 +1,19 @@
 //! Game actions: checking who sends them, applying them on a copy, journaling
 //! them, and telling every connection what it may know.
 
+use super::ConnId;
 use super::actor::{LobbyActor, Slot};
 use super::manage::storage_unavailable;
 use super::settle::InDoubt;
-use super::{CloseReason, ConnId};
-use crate::config::MAX_CHAT_CHARS;
-use crate::error::{Code, Refusal};
+use crate::error::Refusal;
+use crate::frames::rejected;
 use crate::metrics::{ActorLabels, metrics};
-use crate::protocol::{ClientMsg, ServerMsg};
 use catan_core::record::{GameResult, RecordedAction};
 use catan_core::{Action, Event, Phase, Seat, Viewer};
+use catan_protocol::CloseReason;
+use catan_protocol::Code;
+use catan_protocol::MAX_CHAT_CHARS;
+use catan_protocol::{ClientMsg, ServerMsg};
 use catan_store::format_time;
 use std::time::Duration;
 use tokio::time::Instant;
@@ -47,7 +50,7 @@ impl LobbyActor {
         match msg {
             ClientMsg::Hello { .. } => self.conns.reply(
                 conn,
-                &ServerMsg::rejected(
+                &rejected(
                     None,
                     Code::AlreadyConnected,
                     "this socket already said hello",
@@ -64,7 +67,7 @@ impl LobbyActor {
                         id,
                         version: self.version(),
                     },
-                    Err(e) => ServerMsg::rejected(Some(id), e.code, e.message),
+                    Err(e) => rejected(Some(id), e.code, e.message),
                 };
                 self.conns.reply(conn, &reply);
             }
@@ -75,7 +78,7 @@ impl LobbyActor {
                         id,
                         version: self.version(),
                     },
-                    Err(e) => ServerMsg::rejected(Some(id), e.code, e.message),
+                    Err(e) => rejected(Some(id), e.code, e.message),
                 };
                 self.conns.reply(conn, &reply);
             }
@@ -89,7 +92,7 @@ impl LobbyActor {
                 if let Err(e) = r.await {
                     tracing::debug!(conn, code = %e.code, "action refused");
                     self.conns
-                        .reply(conn, &ServerMsg::rejected(Some(id), e.code, e.message));
+                        .reply(conn, &rejected(Some(id), e.code, e.message));
                 }
             }
         }

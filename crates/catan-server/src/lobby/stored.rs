@@ -6,7 +6,8 @@
 //! token hashes (`catan_store::StoredGame`); a bot seat's kind is the text
 //! `BotKind::name` writes and `BotKind::from_str` reads.
 
-use crate::settings::{LobbySettings, TurnTimer};
+use crate::settings::LobbySettings;
+use catan_protocol::TurnTimer;
 use catan_store::StoredGame;
 use serde::{Deserialize, Serialize};
 

@@ -8,8 +8,9 @@
 //! people's answers, its confirmation), so the test still checks them.
 
 use super::actor::{LobbyActor, Slot};
-use crate::error::{Code, Refusal};
+use crate::error::Refusal;
 use catan_core::{Action, Phase, Resource, ResourceSet, Seat, SeatSet};
+use catan_protocol::Code;
 
 impl LobbyActor {
     /// Arms the bot at `bot` to offer a trade to `to` (see the module docs).

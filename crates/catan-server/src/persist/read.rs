@@ -2,9 +2,10 @@
 //! refusals a client gets when there is no store or it cannot answer
 //! (shared by `saved` and `steps`).
 
-use crate::error::{Code, Refusal};
+use crate::error::Refusal;
 use crate::state::AppState;
 use catan_core::record::GameRecord;
+use catan_protocol::Code;
 use catan_store::{Store, StoreError};
 use uuid::Uuid;
 

@@ -11,8 +11,8 @@
 
 use super::store_journal::finish_stored;
 use crate::lobby::LobbyHandle;
-use crate::lobby::info::LobbyStatus;
 use crate::registry::Registry;
+use catan_protocol::LobbyStatus;
 use catan_store::{Store, StoreError, StoredGame};
 use uuid::Uuid;
 

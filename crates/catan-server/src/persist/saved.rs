@@ -10,13 +10,14 @@
 //! (drawn cards, stolen resources), which would give hidden hands away.
 
 use super::read::{store, store_for, store_refusal};
-use crate::error::{Code, Refusal};
+use crate::error::Refusal;
 use crate::state::AppState;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::routing::get;
 use axum::{Json, Router};
 use catan_core::record::{GameRecord, Outcome};
+use catan_protocol::Code;
 use catan_store::GamePage;
 use serde::Deserialize;
 use uuid::Uuid;

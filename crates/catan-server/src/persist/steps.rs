@@ -7,13 +7,14 @@
 //! Only finished games qualify: a review may show everything (R48).
 
 use super::read::store_for;
-use crate::error::{Code, Refusal};
+use crate::error::Refusal;
 use crate::state::AppState;
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use catan_core::record::{RecordedAction, Replay};
 use catan_core::{Event, View, Viewer};
+use catan_protocol::Code;
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 

@@ -3,10 +3,10 @@
 //! docs/PROTOCOL.md is valid against them, and they refuse what the server
 //! refuses (unknown types, stray fields).
 //!
-//! `UPDATE_GOLDEN=1 cargo test -p catan-server --test schema` rewrites the
+//! `UPDATE_GOLDEN=1 cargo test -p catan-protocol --test schema` rewrites the
 //! checked-in schemas after a change to the protocol types.
 
-use catan_server::schema::{client_message_schema, server_message_schema};
+use catan_protocol::schema::{client_message_schema, server_message_schema};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -44,7 +44,7 @@ fn checked_in_schemas_match_the_protocol_types() {
         let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
         assert!(
             on_disk == text,
-            "{rel} is out of date: run UPDATE_GOLDEN=1 cargo test -p catan-server --test schema"
+            "{rel} is out of date: run UPDATE_GOLDEN=1 cargo test -p catan-protocol --test schema"
         );
     }
 }

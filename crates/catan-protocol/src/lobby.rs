@@ -1,11 +1,32 @@
-//! What a lobby is and how it is described to clients: settings chosen at
-//! creation, seat occupants, status.
+//! A lobby as every client may see it ([`LobbyInfo`], in the `lobby`
+//! message and the HTTP API's answers): its settings, seats and status.
 
-use crate::settings::TurnTimer;
 use catan_bots::BotKind;
 use catan_core::{GameOptions, Seat};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
+
+/// Longest turn timer, in seconds.
+pub const MAX_TURN_SECONDS: u32 = 3600;
+
+/// The optional per-step turn timer.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct TurnTimer {
+    /// Whether absent or slow players get a stand-in.
+    pub enabled: bool,
+    /// Seconds a player has for each step.
+    #[schemars(range(min = 1, max = MAX_TURN_SECONDS))]
+    pub seconds: u32,
+}
+
+impl Default for TurnTimer {
+    fn default() -> Self {
+        TurnTimer {
+            enabled: false,
+            seconds: 90,
+        }
+    }
+}
 
 /// Where a lobby is in its life.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, schemars::JsonSchema)]

@@ -2,19 +2,20 @@
 //! tests/golden/, and each one deserializes into the protocol types and
 //! serializes back to exactly the same JSON.
 //!
-//! `UPDATE_GOLDEN=1 cargo test -p catan-server --test golden` regenerates the
+//! `UPDATE_GOLDEN=1 cargo test -p catan-protocol --test golden` regenerates the
 //! files from a real game and rewrites the examples in docs/PROTOCOL.md.
 
 use catan_core::playout::Playout;
 use catan_core::{BoardMode, Game, GameOptions, Phase, Seat, Viewer};
-use catan_server::lobby::history::HistoryStep;
-use catan_server::lobby::info::LobbyInfo;
-use catan_server::protocol::{ClientMsg, SeatPresence, ServerMsg};
-use catan_server::token::Token;
+use catan_protocol::{
+    ClientMsg, Code, HistoryStep, LobbyInfo, PROTOCOL_VERSION, SeatPresence, ServerMsg,
+    ServerMsgKind, Token,
+};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
+use strum::IntoEnumIterator;
 
 fn golden_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden")
@@ -175,7 +176,7 @@ fn examples() -> Vec<(&'static str, Value)> {
         (
             "client_hello",
             client(ClientMsg::Hello {
-                protocol: 1,
+                protocol: PROTOCOL_VERSION,
                 token: Some(Token::from_client("<seat token from join>")),
             }),
         ),
@@ -210,7 +211,7 @@ fn examples() -> Vec<(&'static str, Value)> {
         (
             "server_welcome",
             server(ServerMsg::Welcome {
-                protocol: 1,
+                protocol: PROTOCOL_VERSION,
                 lobby_id: LOBBY_ID.parse().unwrap(),
                 you: me,
             }),
@@ -233,11 +234,12 @@ fn examples() -> Vec<(&'static str, Value)> {
         ),
         (
             "server_rejected",
-            server(ServerMsg::rejected(
-                Some("a18".into()),
-                catan_server::error::Code::StaleVersion,
-                "the game is at version 3, not 2; apply the latest update and retry",
-            )),
+            server(ServerMsg::Rejected {
+                id: Some("a18".into()),
+                code: Code::StaleVersion,
+                message: "the game is at version 3, not 2; apply the latest update and retry"
+                    .into(),
+            }),
         ),
         (
             "server_chat",
@@ -340,21 +342,11 @@ fn golden_examples_round_trip_and_match_the_docs() {
 #[test]
 fn every_message_type_has_an_example() {
     let names: Vec<&str> = examples().iter().map(|(n, _)| *n).collect();
-    for t in catan_server::protocol::CLIENT_TYPES {
+    for t in catan_protocol::CLIENT_TYPES {
         assert!(names.contains(&format!("client_{t}").as_str()), "{t}");
     }
-    for t in [
-        "welcome",
-        "lobby",
-        "snapshot",
-        "history",
-        "update",
-        "accepted",
-        "rejected",
-        "chat",
-        "presence",
-        "game_over",
-    ] {
+    for t in ServerMsgKind::iter() {
+        let t = t.as_str();
         assert!(names.contains(&format!("server_{t}").as_str()), "{t}");
     }
 }

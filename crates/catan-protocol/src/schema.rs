@@ -5,7 +5,7 @@
 //! types, and the golden examples of docs/PROTOCOL.md are validated against
 //! them.
 
-use crate::protocol::{ClientMsg, ServerMsg};
+use crate::{ClientMsg, ServerMsg};
 use schemars::generate::SchemaSettings;
 use schemars::transform::{Transform, transform_subschemas};
 use schemars::{JsonSchema, Schema};
