@@ -24,8 +24,7 @@ use serde::{Deserialize, Serialize};
 use std::net::{IpAddr, SocketAddr};
 use uuid::Uuid;
 
-/// The client's address: the TCP peer, or the first `X-Forwarded-For`
-/// entry when the server is configured to trust a proxy.
+/// The client's address, as [`crate::http_limits::Addresses`] finds it.
 pub struct ClientIp(pub Option<IpAddr>);
 
 impl FromRequestParts<AppState> for ClientIp {
@@ -33,11 +32,7 @@ impl FromRequestParts<AppState> for ClientIp {
 
     async fn from_request_parts(parts: &mut Parts, st: &AppState) -> Result<Self, Refusal> {
         let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>();
-        Ok(ClientIp(crate::http_limits::client_ip(
-            &parts.headers,
-            peer,
-            st.config.trust_forwarded_for,
-        )))
+        Ok(ClientIp(st.addresses.client_ip(&parts.headers, peer)))
     }
 }
 

@@ -19,6 +19,8 @@ pub struct AppState {
     pub store: Option<catan_store::Store>,
     /// This node's membership of a cluster (`None`: a single server).
     pub cluster: Option<crate::cluster::Cluster>,
+    /// How a request's client address is found (for per-client limits).
+    pub addresses: crate::http_limits::Addresses,
     /// The per-address limit on HTTP POST requests.
     pub post_limiter: crate::http_limits::PostLimiter,
     shutdown: Arc<watch::Sender<bool>>,
@@ -41,9 +43,11 @@ impl AppState {
     pub fn new(config: Config, journal: Arc<dyn Journal>) -> AppState {
         let config = Arc::new(config);
         let (tx, _) = watch::channel(false);
+        let addresses = crate::http_limits::Addresses::new(config.trust_forwarded_for);
         AppState {
             registry: Registry::new(config.clone(), journal),
-            post_limiter: crate::http_limits::post_limiter(&config),
+            post_limiter: crate::http_limits::post_limiter(&config, &addresses),
+            addresses,
             config: config.clone(),
             store: None,
             cluster: None,
@@ -62,6 +66,7 @@ impl AppState {
 
     /// The same state as one node of `cluster`.
     pub fn with_cluster(mut self, cluster: crate::cluster::Cluster) -> AppState {
+        self.addresses.trust_nodes(cluster.key().to_string());
         self.cluster = Some(cluster);
         self
     }

@@ -9,7 +9,9 @@
 //!   taken over meanwhile, the old owner's append is refused, it stops
 //!   serving the lobby, and the log does not fork;
 //! - a rolling restart (SIGTERM on each node in turn) under play: no action
-//!   lost, every client back on its own.
+//!   lost, every client back on its own;
+//! - a forwarded request counts against its client's address at the owner,
+//!   not against the forwarding node's, and only a node can say so.
 
 #[path = "common/persist.rs"]
 mod harness;
@@ -19,7 +21,8 @@ use catan_core::record::{GameRecord, verify};
 use catan_core::{Action, View};
 use futures_util::{SinkExt, StreamExt};
 use harness::{
-    Backend, ServerProcess, TestDb, free_port, http, started_lobby_via, waits_only_for_people,
+    Backend, ServerProcess, TestDb, Via, free_port, http, http_with, started_lobby_via,
+    waits_only_for_people,
 };
 use serde_json::{Value, json};
 use std::net::SocketAddr;
@@ -692,4 +695,83 @@ async fn a_rolling_restart_loses_no_action() {
     for (lobby, _) in &games {
         assert_log_whole(&stored_log(&db, lobby).await);
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forwarded_requests_count_against_their_client() {
+    let db = TestDb::new(Backend::Postgres).await;
+    // Six POSTs per address, no refill to speak of during the test.
+    let mut nodes = Vec::new();
+    for (i, name) in ["a", "b"].iter().enumerate() {
+        let port = free_port().await;
+        let url = format!("http://127.0.0.1:{port}");
+        let lease = LEASE_MS.to_string();
+        let env = [
+            ("CATAN_NODE_URL", url.as_str()),
+            ("CATAN_NODE_ID", name),
+            ("CATAN_LEASE_MS", lease.as_str()),
+            ("CATAN_HTTP_RATE_BURST", "6"),
+            ("CATAN_HTTP_RATE_PER_SEC", "0.001"),
+        ];
+        nodes.push(ServerProcess::start_on(&db, i as u32, port, &env).await);
+    }
+    let (a, b) = (nodes[0].addr, nodes[1].addr);
+    let create = json!({ "name": "Limits", "options": { "players": 3 } });
+    let (st, v) = http(a, "POST", "/api/lobbies", None, Some(create)).await;
+    assert_eq!(st, 201, "{v}");
+    let id = v["lobby"]["id"].as_str().unwrap().to_string();
+    let leave = format!("/api/lobbies/{id}/leave");
+    // Two clients send four POSTs each through b to a's lobby: eight in
+    // all reach a from b's address, but each client sent only four.
+    for client in [[127, 0, 0, 2], [127, 0, 0, 3]] {
+        let via = Via {
+            from: client.into(),
+            to: b,
+        };
+        for _ in 0..4 {
+            let (st, v) = http_with(
+                via,
+                "POST",
+                &leave,
+                &[("authorization", "Bearer not-a-seat")],
+                None,
+            )
+            .await;
+            assert_ne!(
+                st, 429,
+                "a counted b's forwarded requests as one client: {v}"
+            );
+            assert!(
+                v["error"]["code"].is_string() && st != 503,
+                "the owner's refusal of a bad token, not a routing error: {st} {v}"
+            );
+        }
+    }
+    // A client cannot name another address without the cluster's key:
+    // its own six POSTs use up its own allowance, whatever it claims.
+    let liar = Via {
+        from: [127, 0, 0, 4].into(),
+        to: a,
+    };
+    let mut limited = false;
+    for n in 0..7 {
+        let claimed = format!("10.0.0.{n}");
+        let (st, _) = http_with(
+            liar,
+            "POST",
+            &leave,
+            &[
+                ("authorization", "Bearer not-a-seat"),
+                ("x-catan-client", claimed.as_str()),
+                ("x-catan-cluster-key", "guessed"),
+            ],
+            None,
+        )
+        .await;
+        limited |= st == 429;
+    }
+    assert!(
+        limited,
+        "a client escaped its limit by naming other addresses"
+    );
 }

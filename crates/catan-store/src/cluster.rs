@@ -409,6 +409,15 @@ impl Store {
         .map_err(|e: sqlx::Error| e.into())
     }
 
+    /// The cluster's shared secret (made once by the migrations): a node
+    /// forwarding a request to another sends it, so that the receiver
+    /// trusts the client address the request names.
+    pub async fn cluster_key(&self) -> Result<String, StoreError> {
+        Ok(sqlx::query_scalar("SELECT key FROM cluster_key")
+            .fetch_one(pool(self)?)
+            .await?)
+    }
+
     /// Games in progress that nobody serves: their lease expired or was
     /// released, or they never had one (stored before the cluster). Oldest
     /// lease first, at most `limit`.

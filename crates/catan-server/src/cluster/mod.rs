@@ -46,6 +46,8 @@ pub enum Located {
 struct Inner {
     id: String,
     url: String,
+    /// The cluster's shared key (sent with forwarded requests).
+    key: String,
     instance: Uuid,
     store: Store,
     registry: Registry,
@@ -184,11 +186,13 @@ impl Cluster {
                 Err(e) => return Err(e.into()),
             }
         }
+        let key = store.cluster_key().await?;
         tracing::info!(node_id = %id, %url, "joined the cluster");
         let cluster = Cluster {
             inner: Arc::new(Inner {
                 id,
                 url,
+                key,
                 instance,
                 store,
                 registry,
@@ -209,6 +213,12 @@ impl Cluster {
     /// This node's id.
     pub fn id(&self) -> &str {
         &self.inner.id
+    }
+
+    /// The cluster's shared key: a request forwarded with it names its
+    /// client's address (`http_limits::Addresses`).
+    pub fn key(&self) -> &str {
+        &self.inner.key
     }
 
     /// The URL clients reach this node at.

@@ -10,9 +10,10 @@
 
 use super::Located;
 use crate::error::Refusal;
+use crate::http_limits::{CLUSTER_KEY, FORWARDED_CLIENT};
 use crate::state::AppState;
 use axum::body::Body;
-use axum::extract::{OriginalUri, Request, State};
+use axum::extract::{ConnectInfo, OriginalUri, Request, State};
 use axum::http::{HeaderName, HeaderValue};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -21,6 +22,7 @@ use http_body_util::{BodyExt, Full};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
+use std::net::SocketAddr;
 use std::sync::OnceLock;
 use uuid::Uuid;
 
@@ -29,14 +31,11 @@ use uuid::Uuid;
 /// would otherwise bounce it).
 pub const FORWARDED_BY: HeaderName = HeaderName::from_static("x-catan-forwarded-by");
 
-/// Headers a forwarded request keeps (everything a handler reads).
-const KEPT: [&str; 5] = [
-    "authorization",
-    "content-type",
-    "accept",
-    "x-request-id",
-    "x-forwarded-for",
-];
+/// Headers a forwarded request keeps (everything a handler reads). The
+/// client's address goes as the forwarding node found it, in
+/// `http_limits::FORWARDED_CLIENT` with the cluster's key, so that the
+/// owner's per-client limits count the client, not the forwarding node.
+const KEPT: [&str; 4] = ["authorization", "content-type", "accept", "x-request-id"];
 
 type HttpClient = Client<HttpConnector, Full<axum::body::Bytes>>;
 
@@ -137,15 +136,15 @@ async fn forward_there(
         }
     };
     let limit = st.config.http_timeout();
-    let why = match proxy(
-        cluster.id(),
-        &format!("{url}{tail}"),
-        &parts,
-        body.clone(),
-        limit,
-    )
-    .await
-    {
+    let from = Forwarder {
+        node: cluster.id(),
+        key: cluster.key(),
+        client: st.addresses.client_ip(
+            &parts.headers,
+            parts.extensions.get::<ConnectInfo<SocketAddr>>(),
+        ),
+    };
+    let why = match proxy(&from, &format!("{url}{tail}"), &parts, body.clone(), limit).await {
         Ok(answer) => return answer,
         Err(why) => why,
     };
@@ -154,7 +153,7 @@ async fn forward_there(
     match cluster.locate_unreachable(id, url).await {
         Ok(Located::Here(_)) => next.run(Request::from_parts(parts, Body::from(body))).await,
         Ok(Located::There(now)) if now != url => {
-            proxy(cluster.id(), &format!("{now}{tail}"), &parts, body, limit)
+            proxy(&from, &format!("{now}{tail}"), &parts, body, limit)
                 .await
                 .unwrap_or_else(|_| unreachable_owner())
         }
@@ -162,10 +161,20 @@ async fn forward_there(
     }
 }
 
+/// Who forwards a request, and for which client.
+struct Forwarder<'a> {
+    /// This node's id.
+    node: &'a str,
+    /// The cluster's key.
+    key: &'a str,
+    /// The client's address, as this node found it.
+    client: Option<std::net::IpAddr>,
+}
+
 /// Sends the request (`parts` and `body`) to `target` and answers with its
 /// response.
 async fn proxy(
-    me: &str,
+    from: &Forwarder<'_>,
     target: &str,
     parts: &axum::http::request::Parts,
     body: axum::body::Bytes,
@@ -179,7 +188,12 @@ async fn proxy(
             out = out.header(name, v);
         }
     }
-    let me = HeaderValue::from_str(me).map_err(|e| e.to_string())?;
+    if let Some(ip) = from.client {
+        out = out
+            .header(&FORWARDED_CLIENT, ip.to_string())
+            .header(&CLUSTER_KEY, from.key);
+    }
+    let me = HeaderValue::from_str(from.node).map_err(|e| e.to_string())?;
     let out = out
         .header(&FORWARDED_BY, me)
         .body(Full::new(body))

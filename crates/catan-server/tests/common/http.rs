@@ -26,16 +26,39 @@ pub trait Http: Copy {
 
 impl Http for SocketAddr {
     async fn request(self, req: Request<Full<Bytes>>) -> (u16, Value) {
-        let stream = TcpStream::connect(self).await.expect("connect");
-        let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-            .await
-            .expect("HTTP handshake");
-        tokio::spawn(conn);
-        let res = sender.send_request(req).await.expect("HTTP response");
-        let status = res.status().as_u16();
-        let body = res.into_body().collect().await.expect("body").to_bytes();
-        (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
+        over(TcpStream::connect(self).await.expect("connect"), req).await
     }
+}
+
+/// A server's address reached from a given local address (a loopback
+/// alias such as 127.0.0.2), so that the server sees a client of its own.
+#[derive(Clone, Copy, Debug)]
+#[allow(dead_code)]
+pub struct Via {
+    /// The local address to send from.
+    pub from: std::net::IpAddr,
+    /// The server.
+    pub to: SocketAddr,
+}
+
+impl Http for Via {
+    async fn request(self, req: Request<Full<Bytes>>) -> (u16, Value) {
+        let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+        socket.bind(SocketAddr::new(self.from, 0)).expect("bind");
+        over(socket.connect(self.to).await.expect("connect"), req).await
+    }
+}
+
+/// One request over a connected stream.
+async fn over(stream: TcpStream, req: Request<Full<Bytes>>) -> (u16, Value) {
+    let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        .await
+        .expect("HTTP handshake");
+    tokio::spawn(conn);
+    let res = sender.send_request(req).await.expect("HTTP response");
+    let status = res.status().as_u16();
+    let body = res.into_body().collect().await.expect("body").to_bytes();
+    (status, serde_json::from_slice(&body).unwrap_or(Value::Null))
 }
 
 impl Http for &AppState {
@@ -74,4 +97,27 @@ pub async fn http(
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let req = req.body(Full::new(Bytes::from(body))).expect("request");
     to.request(req).await
+}
+
+/// [`http`] with extra request headers.
+#[allow(dead_code)]
+pub async fn http_with(
+    to: impl Http,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<Value>,
+) -> (u16, Value) {
+    let method = Method::from_bytes(method.as_bytes()).expect("method");
+    let mut req = Request::builder()
+        .method(method)
+        .uri(path)
+        .header("host", "127.0.0.1")
+        .header("content-type", "application/json");
+    for (name, value) in headers {
+        req = req.header(*name, *value);
+    }
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    to.request(req.body(Full::new(Bytes::from(body))).expect("request"))
+        .await
 }

@@ -22,6 +22,9 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
 #[path = "http.rs"]
 mod http_client;
 pub use http_client::http;
+// Used by some of the test files that share this harness.
+#[allow(unused_imports)]
+pub use http_client::{Via, http_with};
 
 /// Longest wait for a message the test expects.
 pub const WAIT: Duration = Duration::from_secs(20);
