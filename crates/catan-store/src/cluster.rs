@@ -96,6 +96,10 @@ pub struct Orphan {
     /// How long since its lease expired or was released (since the game
     /// was stored, if it never had one); by the database's clock.
     pub orphaned_for: Duration,
+    /// Whether the node that held the expired lease still beats (within
+    /// the lease time given): a live node whose renewal is late (a busy
+    /// database) rather than a dead one.
+    pub holder_live: bool,
 }
 
 /// What a claim of a stored game's lease came to.
@@ -420,17 +424,26 @@ impl Store {
 
     /// Games in progress that nobody serves: their lease expired or was
     /// released, or they never had one (stored before the cluster). Oldest
-    /// lease first, at most `limit`.
-    pub async fn orphaned_games(&self, limit: i64) -> Result<Vec<Orphan>, StoreError> {
+    /// lease first, at most `limit`; a holder counts as live if it beat
+    /// within `ttl`.
+    pub async fn orphaned_games(
+        &self,
+        limit: i64,
+        ttl: Duration,
+    ) -> Result<Vec<Orphan>, StoreError> {
         let rows = sqlx::query(
             "SELECT g.id, (greatest(0, extract(epoch FROM now() - coalesce(l.expires, g.created))) \
-                             * 1000)::int8 AS age \
+                             * 1000)::int8 AS age, \
+                    coalesce(n.heartbeat >= now() - make_interval(secs => $2 / 1000.0), false) \
+                      AS holder_live \
              FROM games g LEFT JOIN lobby_leases l ON l.lobby_id = g.id \
+               LEFT JOIN cluster_nodes n ON n.id = l.node_id \
              WHERE g.status = 'in_progress' \
                AND (l.lobby_id IS NULL OR l.expires < now() OR l.node_id IS NULL) \
              ORDER BY l.expires NULLS FIRST, g.created LIMIT $1",
         )
         .bind(limit)
+        .bind(ms(ttl))
         .fetch_all(pool(self)?)
         .await?;
         rows.iter()
@@ -438,6 +451,7 @@ impl Store {
                 Ok(Orphan {
                     game_id: r.try_get("id")?,
                     orphaned_for: millis(r.try_get("age")?),
+                    holder_live: r.try_get("holder_live")?,
                 })
             })
             .collect::<Result<_, sqlx::Error>>()

@@ -213,11 +213,19 @@ async fn renewals_publish_listings_and_orphans_are_found() {
     assert!(listed[0].public && listed[0].info.contains("Mine"));
     // Nothing is orphaned while both leases live; b's game is once b's
     // lease expires; a game with no lease at all is too.
-    assert!(store.orphaned_games(10).await.unwrap().is_empty());
+    assert!(store.orphaned_games(10, TTL).await.unwrap().is_empty());
     expire(&store, gone).await;
-    let orphans = store.orphaned_games(10).await.unwrap();
+    let orphans = store.orphaned_games(10, TTL).await.unwrap();
     assert_eq!(orphans.len(), 1);
     assert_eq!(orphans[0].game_id, gone);
+    // b never registered as a node: its expired lease is a dead holder's;
+    // once b beats, it is a live holder's whose renewal is late.
+    assert!(!orphans[0].holder_live, "{orphans:?}");
+    store
+        .register_node("b", "http://127.0.0.1:9", Uuid::new_v4(), TTL)
+        .await
+        .unwrap();
+    assert!(store.orphaned_games(10, TTL).await.unwrap()[0].holder_live);
     assert!(
         orphans[0].orphaned_for < Duration::from_secs(60),
         "{orphans:?}"
@@ -225,7 +233,7 @@ async fn renewals_publish_listings_and_orphans_are_found() {
     let never = Uuid::new_v4();
     store.create_game(&new_game(never)).await.unwrap();
     let orphans: Vec<Uuid> = store
-        .orphaned_games(10)
+        .orphaned_games(10, TTL)
         .await
         .unwrap()
         .iter()
@@ -251,7 +259,7 @@ async fn renewals_publish_listings_and_orphans_are_found() {
         Claim::NoGame
     );
     assert_eq!(store.lease_owner(unknown).await.unwrap(), None);
-    assert!(store.orphaned_games(10).await.unwrap().is_empty());
+    assert!(store.orphaned_games(10, TTL).await.unwrap().is_empty());
     drop_store(store, &db).await;
 }
 

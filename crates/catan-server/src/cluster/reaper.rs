@@ -9,7 +9,10 @@
 //! rendezvous hashing over the same node list on every node): each node
 //! takes its own share first, so two survivors take a dead node's lobbies
 //! half each, at once, without claiming the same rows. An orphan its taker
-//! has not taken within a beat is anybody's.
+//! has not taken within a beat is anybody's. An expired lease whose node
+//! still beats (its renewal is late: a busy database) is left to that node
+//! for a whole lease time more: taking it would move a lobby that is
+//! being served, and its clients, for nothing.
 
 use super::Cluster;
 use super::takeover::taker;
@@ -75,7 +78,8 @@ async fn sleep_until(at: Option<Instant>) {
 /// left for longer than `steal_after`; how many it took.
 async fn once(cluster: &Cluster, steal_after: Duration) -> usize {
     let store = &cluster.inner.store;
-    let orphans = match store.orphaned_games(ORPHANS_PER_ROUND).await {
+    let lease = cluster.inner.lease;
+    let orphans = match store.orphaned_games(ORPHANS_PER_ROUND, lease).await {
         Ok(o) if !o.is_empty() => o,
         Ok(_) => return 0,
         Err(e) => {
@@ -95,7 +99,7 @@ async fn once(cluster: &Cluster, steal_after: Duration) -> usize {
         .filter(|n| !n.draining)
         .map(|n| n.id.as_str())
         .collect();
-    let mine = pick(&orphans, &takers, cluster.id(), steal_after);
+    let mine = pick(&orphans, &takers, cluster.id(), steal_after, lease);
     if mine.is_empty() {
         return 0;
     }
@@ -113,12 +117,24 @@ async fn once(cluster: &Cluster, steal_after: Duration) -> usize {
 }
 
 /// The orphans node `me` takes in a round: those it is the taker of among
-/// `takers`, and those left for `steal_after` or longer; at most
-/// [`TAKEN_PER_ROUND`].
-fn pick(orphans: &[Orphan], takers: &[&str], me: &str, steal_after: Duration) -> Vec<Uuid> {
+/// `takers`, and those left for `steal_after` or longer, except that one
+/// whose holder still beats waits for `grace`; at most [`TAKEN_PER_ROUND`].
+fn pick(
+    orphans: &[Orphan],
+    takers: &[&str],
+    me: &str,
+    steal_after: Duration,
+    grace: Duration,
+) -> Vec<Uuid> {
     orphans
         .iter()
-        .filter(|o| o.orphaned_for >= steal_after || taker(takers, o.game_id) == Some(me))
+        .filter(|o| {
+            if o.holder_live {
+                o.orphaned_for >= grace
+            } else {
+                o.orphaned_for >= steal_after || taker(takers, o.game_id) == Some(me)
+            }
+        })
         .map(|o| o.game_id)
         .take(TAKEN_PER_ROUND)
         .collect()
@@ -128,10 +144,13 @@ fn pick(orphans: &[Orphan], takers: &[&str], me: &str, steal_after: Duration) ->
 mod tests {
     use super::*;
 
+    const GRACE: Duration = Duration::from_secs(3);
+
     fn orphan(n: u128, ms: u64) -> Orphan {
         Orphan {
             game_id: Uuid::from_u128(n),
             orphaned_for: Duration::from_millis(ms),
+            holder_live: false,
         }
     }
 
@@ -140,8 +159,8 @@ mod tests {
         let fresh: Vec<Orphan> = (0..200).map(|n| orphan(n, 50)).collect();
         let takers = ["b", "c"];
         let steal = Duration::from_secs(1);
-        let b = pick(&fresh, &takers, "b", steal);
-        let c = pick(&fresh, &takers, "c", steal);
+        let b = pick(&fresh, &takers, "b", steal, GRACE);
+        let c = pick(&fresh, &takers, "c", steal, GRACE);
         assert!(b.iter().all(|id| !c.contains(id)), "both took one orphan");
         assert_eq!(b.len() + c.len(), 200, "an orphan had no taker");
         assert!(
@@ -152,17 +171,30 @@ mod tests {
         );
         // A node that is not a taker (its beat is late) takes only what
         // was left a beat long; so does a taker, beyond its own share.
-        assert!(pick(&fresh, &takers, "d", steal).is_empty());
+        assert!(pick(&fresh, &takers, "d", steal, GRACE).is_empty());
         let stale: Vec<Orphan> = (0..10).map(|n| orphan(n, 1_500)).collect();
-        assert_eq!(pick(&stale, &takers, "d", steal).len(), 10);
-        assert_eq!(pick(&stale, &takers, "b", steal).len(), 10);
+        assert_eq!(pick(&stale, &takers, "d", steal, GRACE).len(), 10);
+        assert_eq!(pick(&stale, &takers, "b", steal, GRACE).len(), 10);
+    }
+
+    #[test]
+    fn a_live_nodes_late_renewal_is_left_to_it_for_a_lease_time() {
+        let late = |ms| Orphan {
+            holder_live: true,
+            ..orphan(7, ms)
+        };
+        let steal = Duration::from_secs(1);
+        for ms in [50, 1_500, 2_900] {
+            assert!(pick(&[late(ms)], &["a"], "a", steal, GRACE).is_empty());
+        }
+        assert_eq!(pick(&[late(3_000)], &["a"], "a", steal, GRACE).len(), 1);
     }
 
     #[test]
     fn a_round_takes_at_most_its_limit() {
         let many: Vec<Orphan> = (0..3_000).map(|n| orphan(n, 5_000)).collect();
         assert_eq!(
-            pick(&many, &["a"], "a", Duration::ZERO).len(),
+            pick(&many, &["a"], "a", Duration::ZERO, GRACE).len(),
             TAKEN_PER_ROUND
         );
     }
