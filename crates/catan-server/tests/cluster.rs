@@ -702,18 +702,15 @@ async fn forwarded_requests_count_against_their_client() {
     let db = TestDb::new(Backend::Postgres).await;
     // Six POSTs per address, no refill to speak of during the test.
     let mut nodes = Vec::new();
+    let limits = [
+        ("CATAN_HTTP_RATE_BURST", "6"),
+        ("CATAN_HTTP_RATE_PER_SEC", "0.001"),
+    ];
     for (i, name) in ["a", "b"].iter().enumerate() {
         let port = free_port().await;
-        let url = format!("http://127.0.0.1:{port}");
-        let lease = LEASE_MS.to_string();
-        let env = [
-            ("CATAN_NODE_URL", url.as_str()),
-            ("CATAN_NODE_ID", name),
-            ("CATAN_LEASE_MS", lease.as_str()),
-            ("CATAN_HTTP_RATE_BURST", "6"),
-            ("CATAN_HTTP_RATE_PER_SEC", "0.001"),
-        ];
-        nodes.push(ServerProcess::start_on(&db, i as u32, port, &env).await);
+        nodes.push(
+            ServerProcess::start_node_with(&db, i as u32, port, name, LEASE_MS, &limits).await,
+        );
     }
     let (a, b) = (nodes[0].addr, nodes[1].addr);
     let create = json!({ "name": "Limits", "options": { "players": 3 } });

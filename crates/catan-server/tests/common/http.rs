@@ -85,22 +85,12 @@ pub async fn http(
     bearer: Option<&str>,
     body: Option<Value>,
 ) -> (u16, Value) {
-    let method = Method::from_bytes(method.as_bytes()).expect("method");
-    let mut req = Request::builder()
-        .method(method)
-        .uri(path)
-        .header("host", "127.0.0.1")
-        .header("content-type", "application/json");
-    if let Some(t) = bearer {
-        req = req.header("authorization", format!("Bearer {t}"));
-    }
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let req = req.body(Full::new(Bytes::from(body))).expect("request");
-    to.request(req).await
+    let auth = bearer.map(|t| format!("Bearer {t}"));
+    let headers: Vec<(&str, &str)> = auth.iter().map(|a| ("authorization", a.as_str())).collect();
+    http_with(to, method, path, &headers, body).await
 }
 
 /// [`http`] with extra request headers.
-#[allow(dead_code)]
 pub async fn http_with(
     to: impl Http,
     method: &str,

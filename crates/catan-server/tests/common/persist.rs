@@ -583,13 +583,26 @@ impl ServerProcess {
         node: &str,
         lease_ms: u64,
     ) -> ServerProcess {
+        Self::start_node_with(db, run, port, node, lease_ms, &[]).await
+    }
+
+    /// [`ServerProcess::start_node`] with more environment variables.
+    pub async fn start_node_with(
+        db: &TestDb,
+        run: u32,
+        port: u16,
+        node: &str,
+        lease_ms: u64,
+        more: &[(&str, &str)],
+    ) -> ServerProcess {
         let url = format!("http://127.0.0.1:{port}");
         let lease = lease_ms.to_string();
-        let env = [
+        let mut env = vec![
             ("CATAN_NODE_URL", url.as_str()),
             ("CATAN_NODE_ID", node),
             ("CATAN_LEASE_MS", lease.as_str()),
         ];
+        env.extend_from_slice(more);
         ServerProcess::start_on(db, run, port, &env).await
     }
 
