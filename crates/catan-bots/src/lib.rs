@@ -33,7 +33,10 @@ pub mod plan;
 mod random;
 pub mod search;
 mod standin;
+#[cfg(test)]
+mod testkit;
 mod trail;
+mod trail_search;
 
 pub use arena::{ArenaResult, arena, arena_game};
 pub use ceiling::{point_ceiling, unwinnable};

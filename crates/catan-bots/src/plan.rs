@@ -89,19 +89,27 @@ pub fn candidates(ctx: &Ctx, r: &Reach) -> Vec<Plan> {
             });
         }
     }
+    // Once the board has no more room for the bot, cards and Longest Road
+    // are its points, however many roads the award takes.
+    let built_out = !out
+        .iter()
+        .any(|p| matches!(p.goal, Goal::Settlement { .. }))
+        && (cities_left == 0 || ctx.my_settlements == 0);
     if ctx.view.deck_size > 0 {
-        // Once the board has no more room for the bot, cards are its points.
-        let built_out = !out
-            .iter()
-            .any(|p| matches!(p.goal, Goal::Settlement { .. }))
-            && cities_left == 0;
         out.push(Plan {
             goal: Goal::DevCard,
             cost: ResourceSet::DEV_CARD,
             value: if built_out { 1.0 } else { 0.6 },
         });
     }
-    if roads_left > 0 && ctx.view.longest_road != Some(ctx.me) && crate::trail::gain(ctx).is_some()
+    let horizon = if built_out {
+        roads_left
+    } else {
+        crate::trail::NEAR_ROADS
+    };
+    if roads_left > 0
+        && ctx.view.longest_road != Some(ctx.me)
+        && crate::trail::lengthen(ctx, 0, horizon).is_some()
     {
         out.push(Plan {
             goal: Goal::LongestRoad,

@@ -4,6 +4,7 @@ use crate::board_eval::missing;
 use crate::ctx::{Ctx, masks};
 use crate::network::next_road;
 use crate::plan::{Goal, Plan};
+use crate::trail;
 use catan_core::geometry::bits64;
 use catan_core::{Action, EdgeId, EdgeList, Resource};
 
@@ -92,18 +93,27 @@ fn monopoly(ctx: &Ctx, legal: &[Action], plan: Option<&Plan>) -> Option<Action> 
     (value >= 3.0 && legal.contains(&action)).then_some(action)
 }
 
-/// Road Building: two roads toward the settlement the plan heads for.
+/// Road Building: two roads toward the settlement the plan heads for, or
+/// two that lengthen the trail when the plan is Longest Road.
 pub fn road_building(ctx: &Ctx, legal: &[Action], plan: Option<&Plan>) -> Option<Action> {
-    if !matches!(
-        plan.map(|p| p.goal),
-        Some(Goal::Settlement { roads: 1.., .. })
-    ) {
-        return None;
-    }
-    let first = next_road(ctx, 0, 4)?;
-    let second = next_road(ctx, 1u128 << first, 4);
-    let mut edges = vec![EdgeId(first)];
-    edges.extend(second.map(EdgeId));
+    let edges = match plan.map(|p| p.goal) {
+        Some(Goal::Settlement { roads: 1.., .. }) => {
+            let first = next_road(ctx, 0, 4)?;
+            let second = next_road(ctx, 1u128 << first, 4);
+            let mut edges = vec![EdgeId(first)];
+            edges.extend(second.map(EdgeId));
+            edges
+        }
+        Some(Goal::LongestRoad) => {
+            let all = ctx.pieces_left()[0];
+            let first = trail::lengthen(ctx, 0, all)?;
+            let second = trail::lengthen(ctx, 1u128 << first.0, all);
+            let mut edges = vec![first];
+            edges.extend(second);
+            edges
+        }
+        _ => return None,
+    };
     let both = Action::PlayRoadBuilding {
         edges: EdgeList::from_slice(&edges),
     };

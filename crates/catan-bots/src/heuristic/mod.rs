@@ -9,6 +9,8 @@ mod cards;
 mod discard;
 mod opening;
 mod robber;
+#[cfg(test)]
+mod tests;
 mod trading;
 mod turn;
 

@@ -59,7 +59,7 @@ pub fn action(ctx: &Ctx, legal: &[Action], memory: &mut Memory) -> Option<Action
             return Some(Action::BuyDevelopmentCard);
         }
         Goal::LongestRoad => {
-            if let Some((edge, _)) = crate::trail::gain(ctx) {
+            if let Some(edge) = crate::trail::lengthen(ctx, 0, ctx.pieces_left()[0]) {
                 let a = Action::BuildRoad { edge };
                 if legal.contains(&a) {
                     return Some(a);

@@ -1,0 +1,89 @@
+//! Decisions of the `normal` bot in positions built by hand: the late game
+//! of a high target, where the board has no room left for it and Longest
+//! Road is its only way to more points.
+
+use super::HeuristicBot;
+use crate::Bot;
+use crate::ctx::Ctx;
+use crate::plan::{self, Goal};
+use crate::testkit::{blank, path, roads, settle};
+use catan_core::geometry::geo;
+use catan_core::{Action, DevCard, Game, GameOptions, ResourceSet, Seat, Viewer};
+
+/// Seat 0 with every settlement and
+/// city placed and the deck empty: one road of its own against seat 1's
+/// trail of 6, which holds Longest Road. Taking the award needs six more
+/// roads, more than the three the bot planned for before.
+fn built_out() -> Game {
+    let mut g = blank(GameOptions {
+        vp_target: 15,
+        ..GameOptions::default()
+    });
+    let theirs = path(0, 6, 0);
+    settle(&mut g, Seat(1), theirs[0]);
+    roads(&mut g, Seat(1), &theirs);
+    g.longest_road = Some(Seat(1));
+    let near = theirs.iter().fold(0u64, |m, &v| {
+        m | 1 << v | geo().vertex_neighbour_mask[v as usize]
+    });
+    let start = (0..54u8).rev().find(|&v| near & 1 << v == 0).unwrap_or(53);
+    let mine = path(start, 1, near);
+    settle(&mut g, Seat(0), mine[0]);
+    roads(&mut g, Seat(0), &mine);
+    let me = &mut g.players[0];
+    me.settlements_left = 0;
+    me.cities_left = 0;
+    g.deck.clear();
+    g
+}
+
+fn choose(g: &Game) -> Option<Action> {
+    let view = g.view(Viewer::Seat(Seat(0)));
+    let legal = g.legal_actions(Seat(0));
+    HeuristicBot::new(1).choose(&view, &legal)
+}
+
+#[test]
+fn r40_built_out_it_heads_for_longest_road_however_far() {
+    let mut g = built_out();
+    g.players[0].hand = ResourceSet::ROAD;
+    let view = g.view(Viewer::Seat(Seat(0)));
+    let ctx = Ctx::new(&view);
+    // Before: no plan at all (the award was more than three roads away),
+    // so the bot ended its turns holding the cards for a road.
+    let (_, best) = plan::current(&ctx);
+    assert_eq!(best.map(|p| p.goal), Some(Goal::LongestRoad));
+    let a = choose(&g).expect("an action");
+    assert!(matches!(a, Action::BuildRoad { .. }), "{a:?}");
+    g.apply(Seat(0), a).unwrap();
+    assert_eq!(g.players[0].trail, 2, "the road lengthens the trail");
+}
+
+#[test]
+fn r37_built_out_it_plays_road_building_for_longest_road() {
+    let mut g = built_out();
+    g.players[0].dev.0[DevCard::RoadBuilding.index()] = 1;
+    // Before: Road Building was kept for settlements only, so with no spot
+    // left the card stayed in the hand for the rest of the game.
+    let a = choose(&g).expect("an action");
+    let Action::PlayRoadBuilding { edges } = a else {
+        panic!("expected Road Building, got {a:?}");
+    };
+    assert_eq!(edges.len(), 2, "{a:?}");
+    g.apply(Seat(0), a).unwrap();
+    assert_eq!(g.players[0].trail, 3, "both roads lengthen the trail");
+}
+
+#[test]
+fn r40_it_does_not_head_for_a_longest_road_it_cannot_take() {
+    let mut g = built_out();
+    g.players[0].hand = ResourceSet::ROAD;
+    // Five roads left: 1 + 5 cannot beat 6.
+    g.players[0].roads_left = 5;
+    let view = g.view(Viewer::Seat(Seat(0)));
+    let (plans, _) = plan::current(&Ctx::new(&view));
+    assert!(
+        plans.iter().all(|p| p.goal != Goal::LongestRoad),
+        "{plans:?}"
+    );
+}
