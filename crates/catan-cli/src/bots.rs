@@ -80,6 +80,10 @@ pub struct Args {
     /// Print each game's result on standard error as it ends.
     #[arg(long)]
     progress: bool,
+    /// Print the final position of each unfinished game on standard error
+    /// (points, ceiling, pieces, cards per seat).
+    #[arg(long)]
+    show_unfinished: bool,
 }
 
 /// Wraps a bot to record how long each of its decisions takes.
@@ -226,6 +230,11 @@ fn play(
             None => "unfinished",
         };
         eprintln!("game {i} (seed {seed}): {how} in {} turns", r.turns);
+    }
+    if args.show_unfinished && !r.finished() {
+        for line in crate::bots_dump::describe(i, seed, &last) {
+            eprintln!("{line}");
+        }
     }
     Ok(())
 }

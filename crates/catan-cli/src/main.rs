@@ -2,6 +2,7 @@
 //! `simulate` benchmarks the rules engine with random legal players.
 
 mod bots;
+mod bots_dump;
 mod bridge;
 mod check;
 mod fit_eval;
