@@ -160,6 +160,12 @@ pub struct Config {
     /// `Config` (the tests) can.
     #[arg(skip)]
     pub panic_on_chat: Option<String>,
+    /// For tests that need a known game: every game this server starts uses
+    /// this seed (and every lobby's own randomness, bot seeds included, is
+    /// drawn from it) instead of fresh OS randomness. Like `panic_on_chat`,
+    /// no flag or variable sets it; only code that builds a `Config` can.
+    #[arg(skip)]
+    pub game_seed: Option<u64>,
 }
 
 impl Default for Config {

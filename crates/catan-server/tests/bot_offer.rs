@@ -1,17 +1,16 @@
 //! A person can take up a bot's trade offer at the server's default bot
 //! speed: the bot's offer stays open while the person reads it (longer than
-//! the bot's own think delay) and the bot then completes the trade.
+//! the bot's own think delay, well within the documented wait for people's
+//! answers) and the bot then completes the trade.
 //!
-//! The game's seed is the server's own, so the test makes the person easy to
-//! trade with instead: her opening, discards and robber moves are the
-//! `normal` bot's choices (spots on many resources, never robbing herself)
-//! and she never builds, so she holds cards of most kinds from the first
-//! turn on. Bots offer when their plan lacks one or two cards, which is
-//! common from the third or fourth round on; an offer she cannot pay she
-//! declines at once. (Measured on the shared development machine: the trade
-//! came 15-21 s into the game, against 27-37 s with four seats and the first
-//! legal opening spots.)
-
+//! Nothing is left to luck: the game's seed is fixed (`Config::game_seed`,
+//! which also seeds the lobby's bots), and the bot after the person is armed
+//! with the `test_bot_offer` hook, so at its first turn with a card to spare
+//! it offers her one card for one of a kind she holds. That offer goes
+//! through the bot's ordinary paths (its action, its wait for people's
+//! answers, its confirmation with whoever accepted). Her opening, discards
+//! and robber moves are the `normal` bot's choices and she never builds.
+//! She takes the first offer from a bot that she can pay, after reading it.
 mod common;
 
 use catan_bots::{Bot, HeuristicBot};
@@ -23,6 +22,10 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 const RESOURCES: [&str; 5] = ["brick", "wood", "wool", "wheat", "ore"];
+
+/// The game's seed: any will do (the armed bot offers whatever the cards);
+/// fixed so that every run plays the same game.
+const SEED: u64 = 12;
 
 /// Whether `hand` holds every card of `cards`.
 fn holds(hand: &Value, cards: &Value) -> bool {
@@ -49,10 +52,14 @@ async fn a_person_accepts_a_bots_offer_at_the_default_bot_speed() {
     let config = catan_server::Config {
         bot_delay_ms: defaults.bot_delay_ms,
         bot_offer_wait_ms: defaults.bot_offer_wait_ms,
+        test_hooks: true,
+        game_seed: Some(SEED),
         ..test_config()
     };
-    // A person reads an offer for longer than a bot thinks.
+    // A person reads an offer for longer than a bot thinks, and answers
+    // well within the documented wait.
     let reading = Duration::from_millis(defaults.bot_delay_ms * 5 / 2);
+    assert!(reading * 2 < Duration::from_millis(defaults.bot_offer_wait_ms));
     let srv = start(config).await;
     let lobby = create_lobby(
         srv.addr,
@@ -68,6 +75,11 @@ async fn a_person_accepts_a_bots_offer_at_the_default_bot_speed() {
     ];
     let mut c = Client::connect(srv.addr, &lobby.id, Some(&token)).await;
     c.until("welcome").await;
+    // Armed before the start, so that its first chance is not missed.
+    let armed = bots[0];
+    c.send(json!({ "type": "test_bot_offer", "id": "arm", "bot": armed, "to": me }))
+        .await;
+    assert_eq!(c.reply("arm").await["type"], "accepted");
     start_game(srv.addr, &lobby).await;
     c.until("update").await;
 
@@ -188,4 +200,8 @@ async fn a_person_accepts_a_bots_offer_at_the_default_bot_speed() {
     }
     let t = traded.unwrap();
     assert!(bots.contains(&(t["maker"].as_u64().unwrap() as u8)), "{t}");
+    // The armed bot offers at its first turn with a card to spare, so the
+    // trade comes in the first rounds (with this seed, always the same one).
+    let turn = c.view["turn"].as_u64().unwrap();
+    assert!(turn <= 3 * 3, "the trade came only at turn {turn}");
 }

@@ -103,6 +103,10 @@ impl LobbyActor {
     ) -> (LobbyActor, LobbyHandle) {
         let (tx, rx) = mpsc::channel(LOBBY_QUEUE);
         let seats = (0..settings.options.players).map(|_| Slot::Empty).collect();
+        let rng = match env.config().game_seed {
+            Some(s) => ChaCha8Rng::seed_from_u64(s),
+            None => ChaCha8Rng::from_rng(&mut rand::rng()),
+        };
         let mut actor = LobbyActor {
             id,
             settings,
@@ -112,7 +116,7 @@ impl LobbyActor {
             conns: Conns::default(),
             env,
             info_slot: Arc::new(RwLock::new(placeholder_info(id))),
-            rng: ChaCha8Rng::from_rng(&mut rand::rng()),
+            rng,
             idle_since: Some(Instant::now()),
             bot_due: None,
             backoff_until: None,

@@ -232,9 +232,13 @@ impl LobbyActor {
                 "every seat needs a player or a bot before the start",
             ));
         }
-        // Seed and salt come from the OS-seeded generator; only their
-        // commitment is published until the game is over.
-        let seed: u64 = rand::rng().random();
+        // Seed and salt come from the OS-seeded generator (the seed from a
+        // test's configuration if it fixes one); only their commitment is
+        // published until the game is over.
+        let seed: u64 = match self.env.config().game_seed {
+            Some(s) => s,
+            None => rand::rng().random(),
+        };
         let salt = random_salt(&mut rand::rng());
         let (game, opener) = Game::new(self.settings.options, seed)
             .map_err(|e| Refusal::new(Code::InvalidOptions, e.to_string()))?;
