@@ -16,9 +16,9 @@
 //! SQLite has no cluster: every call here answers
 //! [`StoreError::NeedsPostgres`] there.
 
-use crate::Store;
 use crate::error::{StoreError, classify_insert};
 use crate::postgres::Columns;
+use crate::{Store, StoredGame};
 use catan_core::record::RecordedAction;
 use chrono::{DateTime, Utc};
 use sqlx::postgres::PgPool;
@@ -364,6 +364,41 @@ impl Store {
             .map(|r| r.try_get("lobby_id"))
             .collect::<Result<_, sqlx::Error>>()
             .map_err(StoreError::from)
+    }
+
+    /// [`Store::update_seats`] fenced like an append: the seats are written
+    /// only while `epoch` is still the lease's epoch of the game, checked
+    /// under the lease row's share lock in the same statement (a takeover's
+    /// `FOR UPDATE` waits for it, or it for the takeover), so an old owner
+    /// paused past a takeover cannot overwrite the new owner's seats.
+    /// [`StoreError::Fenced`] when the epoch is not the current one.
+    pub async fn update_seats_fenced(
+        &self,
+        game: &StoredGame,
+        epoch: u64,
+    ) -> Result<(), StoreError> {
+        let seats = crate::rows::SeatColumns::of(game)?;
+        let row = sqlx::query(
+            "WITH fence AS (SELECT 1 FROM lobby_leases WHERE lobby_id = $1 AND epoch = $4 \
+                              FOR KEY SHARE), \
+                  done AS (UPDATE games SET seats = $2::jsonb, player_names = $3 \
+                           WHERE id = $1 AND EXISTS (SELECT 1 FROM fence) RETURNING 1) \
+             SELECT EXISTS (SELECT 1 FROM fence) AS held, EXISTS (SELECT 1 FROM done) AS done",
+        )
+        .bind(game.id)
+        .bind(&seats.seats)
+        .bind(&seats.player_names)
+        .bind(epoch_sql(epoch)?)
+        .fetch_one(pool(self)?)
+        .await?;
+        match (
+            row.try_get::<bool, _>("held")?,
+            row.try_get::<bool, _>("done")?,
+        ) {
+            (false, _) => Err(StoreError::Fenced { game_id: game.id }),
+            (true, false) => Err(StoreError::UnknownGame(game.id)),
+            (true, true) => Ok(()),
+        }
     }
 
     /// Gives leases up (the lobby stopped here while it was being served: a

@@ -271,6 +271,40 @@ async fn renewals_publish_listings_and_orphans_are_found() {
 }
 
 #[tokio::test]
+async fn an_old_owner_cannot_change_seats_after_a_takeover() {
+    let (store, db) = fresh().await;
+    let id = Uuid::new_v4();
+    let mut game = new_game(id);
+    store.create_game(&game).await.unwrap();
+    let first = store.claim_lease(id, "a", TTL).await.unwrap().unwrap();
+    // The holder changes a seat: written.
+    game.record.seats[1].name = "Bot 2".into();
+    game.record.seats[1].bot = Some("normal".into());
+    store.update_seats_fenced(&game, first).await.unwrap();
+    // b takes the lobby over; a, paused meanwhile, writes a seat change at
+    // its old epoch: refused, and the seats stay as they were.
+    expire(&store, id).await;
+    let second = store.claim_lease(id, "b", TTL).await.unwrap().unwrap();
+    let mut stale = game.clone();
+    stale.record.seats[0].name = "Overwritten".into();
+    let e = store.update_seats_fenced(&stale, first).await.unwrap_err();
+    assert!(e.is_fenced(), "{e}");
+    let stored = store.load_game(id).await.unwrap().unwrap();
+    assert_eq!(stored.record.seats, game.record.seats);
+    // The new owner's change goes through.
+    store.update_seats_fenced(&stale, second).await.unwrap();
+    let stored = store.load_game(id).await.unwrap().unwrap();
+    assert_eq!(stored.record.seats[0].name, "Overwritten");
+    // Without a lease at that epoch nothing is written, stored game or not.
+    let other = new_game(Uuid::new_v4());
+    assert!(matches!(
+        store.update_seats_fenced(&other, 1).await,
+        Err(StoreError::Fenced { .. })
+    ));
+    drop_store(store, &db).await;
+}
+
+#[tokio::test]
 async fn a_parked_lease_waits_to_be_asked_for_and_a_released_one_does_not() {
     let (store, db) = fresh().await;
     let (idle, drained) = (Uuid::new_v4(), Uuid::new_v4());
