@@ -4,7 +4,7 @@
 // the player instead of pretending the player did.
 
 import { test, expect } from '@playwright/test';
-import { watchErrors } from './helpers.js';
+import { expectBoardFits, watchErrors } from './helpers.js';
 
 test('the turn timer counts down, warns near the end, and a stand-in is named as such', async ({ browser }, testInfo) => {
   test.setTimeout(120_000);
@@ -71,4 +71,30 @@ test('after a reload the countdown carries on from where it was, not from the fu
   expect(after).toBeLessThanOrEqual(before + 1);
   expect(after).toBeLessThan(38);
   await expect.poll(seconds, { timeout: 5_000 }).toBeLessThan(after);
+});
+
+test('on a phone the countdown sits beside the banner, and the whole board still shows', async ({ browser }) => {
+  const page = await (await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })).newPage();
+  watchErrors(page, 'Ann');
+  await page.goto('/');
+  await page.fill('#display-name', 'Ann');
+  await page.fill('#lobby-name', 'Phone timer test');
+  await page.fill('#bot-delay', '0');
+  await page.check('#timer');
+  await page.fill('#timer-seconds', '60');
+  await page.click('#create');
+  await page.waitForURL(/game\.html\?id=/);
+  for (let i = 1; i < 4; i++) {
+    await page.locator('.add-bot').first().click();
+    await expect(page.locator('.seat.bot')).toHaveCount(i);
+  }
+  await page.click('#start');
+  await expect(page.locator('#turn-timer')).toContainText('left for', { timeout: 30_000 });
+  const box = (sel) => page.locator(sel).boundingBox();
+  const [timer, banner, frame] = [await box('#turn-timer'), await box('#banner'), await box('.board-wrap')];
+  // No row of its own between the banner and the board: the hand keeps that height.
+  expect(timer.y, 'the countdown level with the banner').toBeGreaterThanOrEqual(banner.y - 0.5);
+  expect(timer.y + timer.height, 'the countdown above the board').toBeLessThanOrEqual(frame.y + 0.5);
+  expect(timer.x, 'the countdown beside the banner').toBeGreaterThanOrEqual(banner.x + banner.width - 0.5);
+  await expectBoardFits(page, '390x844 with the timer');
 });
