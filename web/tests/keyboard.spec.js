@@ -5,7 +5,7 @@
 // says each event once, and a key press is not lost to a redraw.
 
 import { test, expect } from '@playwright/test';
-import { createLobby, state, uiStep, waitState, watchErrors } from './helpers.js';
+import { createLobby, waitState, watchErrors } from './helpers.js';
 
 test('opening placement by keyboard alone: one tab stop, arrows between spots, focus moves on', async ({ browser }) => {
   const page = await (await browser.newContext()).newPage();
@@ -128,40 +128,4 @@ test('in the waiting room focus follows the seat pressed by keyboard, or moves t
   await page.keyboard.press('Enter');
   await expect(page.locator('.seat[data-seat="2"].empty')).toHaveCount(1);
   await expect.poll(focused).toEqual({ cls: 'add-bot', id: '', seat: 2 });
-});
-
-test('focus left on the banner after End turn (or lost with an offer\'s buttons) moves to Roll dice when the turn comes back', async ({ browser }) => {
-  const page = await (await browser.newContext()).newPage();
-  watchErrors(page, 'Ann');
-  await createLobby(page, { name: 'Ann', lobby: 'Turn focus test' });
-  for (let i = 1; i < 4; i++) {
-    await page.locator('.add-bot').first().click();
-    await expect(page.locator('.seat.bot')).toHaveCount(i);
-  }
-  await page.click('#start');
-  // Play (by the helpers' clicks) to Ann's first roll after the opening.
-  const start = Date.now();
-  for (;;) {
-    const s = await state(page);
-    if (s.view.phase === 'pre_roll' && s.view.active === s.you.seat && !s.busy) break;
-    if (Date.now() - start > 120_000) throw new Error('never reached Ann\'s roll');
-    if (!(await uiStep(page))) await page.waitForTimeout(40);
-  }
-  // Roll and end the turn by keyboard alone.
-  await page.locator('#roll').focus();
-  await page.keyboard.press('Enter');
-  await waitState(page, (s) => s.view.phase !== 'pre_roll', 'the roll');
-  for (;;) {
-    const s = await state(page);
-    if (s.view.active !== s.you.seat) break;
-    if (s.legal.some((a) => a.type === 'end_turn') && !s.busy) {
-      await page.locator('#end-turn').focus();
-      await page.keyboard.press('Enter');
-      await waitState(page, (x) => x.view.active !== x.you.seat || x.error, 'the turn to end');
-    } else if (!(await uiStep(page, { endTurn: false }))) await page.waitForTimeout(40);
-  }
-  const turn = (await state(page)).view.turn;
-  // The bots play; the game comes back to Ann's roll, and focus is there.
-  await waitState(page, (s) => s.view.turn > turn && s.view.active === s.you.seat && s.view.phase === 'pre_roll', 'Ann\'s next roll');
-  await expect.poll(() => page.evaluate(() => document.activeElement.id)).toBe('roll');
 });

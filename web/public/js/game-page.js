@@ -160,11 +160,6 @@ function onMessage(msg) {
   // The game now waits for this seat (a new update, or the first snapshot
   // when the game starts with this seat's move): tell a background tab.
   if (!hadMoves && S.legal.length) {
-    // Focus parked on the banner (nothing was left to do after the last
-    // action) or lost with a closed offer's buttons goes to this move's
-    // first control once it is drawn.
-    const a = document.activeElement;
-    if (!a || a === document.body || a === $('banner')) S.refocusAfter = S.version - 1;
     announceTurn(t('turn.yourMove'));
     announce(t('turn.yourMoveSay', { what: bannerText({ view: S.view, seat: mySeat(), name }) }));
     if (!document.hidden) sound('turn');
@@ -648,12 +643,11 @@ function setData(k, value) {
  * After an action whose control is gone (a board spot, a victim, an offer's
  * button), focus moves to the next sensible control instead of falling back
  * to the page: a board spot if the game asks for one, else Roll or End turn.
- * Focus parked on the banner (when nothing was left to do) moves on too.
  */
 function moveFocusOn() {
   S.refocusAfter = null;
   const a = document.activeElement;
-  if (a && a !== document.body && a !== $('banner') && document.contains(a)) return;
+  if (a && a !== document.body && document.contains(a)) return;
   const next = document.querySelector('#board .target[tabindex="0"]')
     || document.querySelector('#roll:not([disabled])')
     || document.querySelector('#offers button:not([disabled])')
