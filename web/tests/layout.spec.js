@@ -168,9 +168,11 @@ test('a person takes a bot\'s offer at the default bot speed, and a second Accep
   const bot = (me + 1) % 4;
   const armed = await page.evaluate(([b, to]) => window.catan.send({ type: 'test_bot_offer', bot: b, to }), [bot, me]);
   expect(armed.type).toBe('accepted');
-  // The card of the bot's offer to Ann that she can take (its Accept is enabled).
-  const card = page.locator('#offers .offer-to-me')
-    .filter({ has: page.locator('button.accept:not([disabled])') }).first();
+  // The card of the armed bot's offer to Ann that she can take (its Accept
+  // is enabled). Other bots may offer her trades of their own meanwhile:
+  // those are left alone.
+  const armedOffers = () => page.evaluate((b) => window.catan.state.view.offers.filter((o) => o.maker === b).map((o) => o.id), bot);
+  const takeable = page.locator('#offers .offer-to-me').filter({ has: page.locator('button.accept:not([disabled])') });
   const start = Date.now();
   let shot = false;
   let offerId = null;
@@ -181,7 +183,10 @@ test('a person takes a bot\'s offer at the default bot speed, and a second Accep
   // next turn's offer (one that closed first was not kept from her).
   while (offerId === null) {
     if (Date.now() - start > 200_000) throw new Error('the armed bot never offered Ann a trade she could take');
-    const id = await card.getAttribute('data-offer', { timeout: 500 }).catch(() => null);
+    const ids = await armedOffers();
+    const shown = await takeable.evaluateAll((els) => els.map((e) => Number(e.dataset.offer)));
+    const found = shown.find((x) => ids.includes(x));
+    const id = found === undefined ? null : String(found);
     if (id !== null) {
       const open = page.locator(`#offers [data-offer="${id}"]`);
       const accept = open.locator('button.accept:not([disabled])');
