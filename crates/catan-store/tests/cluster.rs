@@ -46,6 +46,12 @@ fn action(seq: u64, seat: u8) -> RecordedAction {
     }
 }
 
+/// The ids of the orphaned games, in the store's order.
+async fn orphan_ids(store: &Store) -> Vec<Uuid> {
+    let orphans = store.orphaned_games(10, TTL).await.unwrap();
+    orphans.iter().map(|o| o.game_id).collect()
+}
+
 /// Forces a lease to look expired (as if its holder stopped renewing long ago).
 async fn expire(store: &Store, lobby: Uuid) {
     let Store::Postgres(p) = store else {
@@ -239,13 +245,7 @@ async fn renewals_publish_listings_and_orphans_are_found() {
     );
     let never = Uuid::new_v4();
     store.create_game(&new_game(never)).await.unwrap();
-    let orphans: Vec<Uuid> = store
-        .orphaned_games(10, TTL)
-        .await
-        .unwrap()
-        .iter()
-        .map(|o| o.game_id)
-        .collect();
+    let orphans = orphan_ids(&store).await;
     assert_eq!(orphans.len(), 2);
     assert!(orphans.contains(&never) && orphans.contains(&gone));
     // Taking them over: the expired lease at its next epoch, the never
@@ -324,13 +324,7 @@ async fn a_parked_lease_waits_to_be_asked_for_and_a_released_one_does_not() {
         .release_leases("a", &[lease(drained, e_drained)])
         .await
         .unwrap();
-    let orphans: Vec<Uuid> = store
-        .orphaned_games(10, TTL)
-        .await
-        .unwrap()
-        .iter()
-        .map(|o| o.game_id)
-        .collect();
+    let orphans = orphan_ids(&store).await;
     assert_eq!(orphans, vec![drained], "a parked game is not an orphan");
     // Orphans come most recent first: a game orphaned an hour ago after
     // the one just released.
@@ -345,13 +339,7 @@ async fn a_parked_lease_waits_to_be_asked_for_and_a_released_one_does_not() {
         .execute(p)
         .await
         .unwrap();
-    let orphans: Vec<Uuid> = store
-        .orphaned_games(10, TTL)
-        .await
-        .unwrap()
-        .iter()
-        .map(|o| o.game_id)
-        .collect();
+    let orphans = orphan_ids(&store).await;
     assert_eq!(orphans, vec![drained, old]);
     // Still nobody's: the first node a client asks takes it over, at the
     // next epoch.
@@ -363,13 +351,7 @@ async fn a_parked_lease_waits_to_be_asked_for_and_a_released_one_does_not() {
     );
     // The claim cleared the mark: when b dies, the game is an orphan again.
     expire(&store, idle).await;
-    let orphans: Vec<Uuid> = store
-        .orphaned_games(10, TTL)
-        .await
-        .unwrap()
-        .iter()
-        .map(|o| o.game_id)
-        .collect();
+    let orphans = orphan_ids(&store).await;
     assert!(orphans.contains(&idle), "{orphans:?}");
     // A batch claim clears it too.
     store
