@@ -4,7 +4,7 @@
 // and with prefers-reduced-motion nothing moves.
 
 import { test, expect } from '@playwright/test';
-import { createLobby, shoot, shootBoth, state, uiStep, waitState, watchErrors } from './helpers.js';
+import { createLobby, shoot, shootBoth, uiStep, waitState, watchErrors } from './helpers.js';
 
 async function botGame(page) {
   await createLobby(page, { name: 'Ann', lobby: 'Feedback test' });
@@ -16,57 +16,87 @@ async function botGame(page) {
   await expect(page.locator('#board .hex')).toHaveCount(19);
 }
 
-/** Plays Ann's moves until `locator` shows; returns the state then. */
-async function playUntil(page, locator, what) {
+/**
+ * Records, in the page, what the table shows each time a redraw leaves lit
+ * hexes or gains on it: the dice, the lit hexes, every gain shown and where,
+ * the last roll's `produced` event and the animations, all read in the
+ * mutation callback right after that redraw. The flash lasts 2.5 s only, so
+ * a test that saw it and read it in a later evaluation read, under load, a
+ * table whose flash had gone (or a newer roll's).
+ */
+function recordFlashes(page) {
+  return page.evaluate(() => {
+    window.flashLooks = [];
+    let lastKey = null;
+    const look = () => {
+      const S = window.catan.state;
+      const lit = [...document.querySelectorAll('#board .hex.producing')];
+      const gains = [...document.querySelectorAll('.gain')];
+      if (!lit.length && !gains.length) return;
+      // One look per flash: the first redraw that shows it.
+      const key = `${S.fb.until}:${gains.length}`;
+      if (key === lastKey) return;
+      lastKey = key;
+      const produced = S.history.flatMap((u) => u.events).filter((e) => e.type === 'produced').pop();
+      window.flashLooks.push({
+        me: S.you.seat,
+        total: Number(document.getElementById('dice-total').textContent.replace(/\D/g, '')),
+        lit: lit.map((g) => Number(g.dataset.hex)),
+        numbers: S.view.board.hexes.map((h) => h.number),
+        robber: S.view.robber,
+        gains: produced ? produced.gains : null,
+        shown: gains.map((g) => ({
+          seat: Number(g.dataset.seat), text: g.textContent.trim(),
+          area: g.closest('#me') ? 'me' : g.closest('.player') ? Number(g.closest('.player').dataset.seat) : null,
+        })),
+        animations: [...lit, ...gains, ...document.querySelectorAll('.die')].map((e) => getComputedStyle(e).animationName),
+      });
+    };
+    // Only what the redraw changes: a toast is added when the update
+    // arrives, before the frame that draws it, when the state is already
+    // the new roll's and the board still the old one's.
+    const watch = new MutationObserver(look);
+    for (const id of ['board', 'dice', 'players', 'me']) {
+      watch.observe(document.getElementById(id), { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+    }
+  });
+}
+
+/** Plays Ann's moves until the page recorded a look that `pred` accepts (a function's source, run in the page). */
+async function playUntilLook(page, pred, what) {
   const start = Date.now();
-  while (!(await locator.count())) {
+  for (;;) {
+    const found = await page.evaluate((src) => window.flashLooks.find(new Function(`return (${src})`)()), pred.toString());
+    if (found) return found;
     if (Date.now() - start > 120_000) throw new Error(`never saw ${what}`);
     if (!(await uiStep(page))) await page.waitForTimeout(40);
   }
-  return state(page);
 }
 
 test('a roll lights up the producing hexes and shows the gains, then both go', async ({ browser }, testInfo) => {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   watchErrors(page, 'Ann');
   await botGame(page);
-  const gains = page.locator('#players .gain');
-  const s = await playUntil(page, gains, 'gains after a roll');
-  // The lit hexes are exactly those with the number the dice show (read in
-  // one go: both are drawn by the same frame), never the robber's.
-  const seen = await page.evaluate(() => ({
-    total: Number(document.getElementById('dice-total').textContent.replace(/\D/g, '')),
-    lit: [...document.querySelectorAll('#board .hex.producing')].map((g) => Number(g.dataset.hex)),
-  }));
-  for (const h of seen.lit) {
-    expect(s.view.board.hexes[h].number).toBe(seen.total);
-  }
+  await recordFlashes(page);
+  const look = await playUntilLook(page, (l) => l.shown.length > 0, 'gains after a roll');
+  // The lit hexes are exactly those with the number the dice show (drawn by
+  // the same frame), never the robber's.
+  expect(look.lit.length).toBeGreaterThan(0);
+  for (const h of look.lit) expect(look.numbers[h]).toBe(look.total);
+  expect(look.lit).not.toContain(look.robber);
   // Others' gains are counts; one's own (if any) name the cards.
-  for (const text of await page.locator('#players .gain').allTextContents()) expect(text).toMatch(/^\+\d+ cards?$|^\+\d+ (brick|wood|wool|wheat|ore)/);
+  for (const { text } of look.shown) expect(text).toMatch(/^\+\d+ cards?$|^\+\d+ (brick|wood|wool|wheat|ore)/);
   // Each gain shows on the area of the player who gained, as the server's
-  // last `produced` event says, and nowhere else (read after the page's
-  // next frame, so the drawing and the events are of the same moment).
-  const now = await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => {
-    const S = window.catan.state;
-    const produced = S.history.flatMap((u) => u.events).filter((e) => e.type === 'produced').pop();
-    resolve({
-      me: S.you.seat,
-      gains: produced.gains,
-      shown: [...document.querySelectorAll('.gain')].map((g) => ({
-        seat: Number(g.dataset.seat), text: g.textContent.trim(),
-        area: g.closest('#me') ? 'me' : g.closest('.player') ? Number(g.closest('.player').dataset.seat) : null,
-      })),
-    });
-  }))));
+  // last `produced` event says, and nowhere else.
   const sum = (g) => Object.values(g).reduce((a, b) => a + b, 0);
-  for (const [seat, g] of now.gains.entries()) {
-    const mine = now.shown.filter((x) => x.seat === seat);
+  for (const [seat, g] of look.gains.entries()) {
+    const mine = look.shown.filter((x) => x.seat === seat);
     const n = sum(g);
     if (!n) {
       expect(mine, `seat ${seat} gained nothing`).toEqual([]);
       continue;
     }
-    if (seat === now.me) {
+    if (seat === look.me) {
       // Your own gains name the cards, in your hand's heading and by your name.
       const words = Object.entries(g).filter(([, k]) => k > 0).map(([r, k]) => `+${k} ${r}`).join(', ');
       expect(mine.map((x) => x.area).sort()).toEqual([seat, 'me'].sort());
@@ -76,6 +106,7 @@ test('a roll lights up the producing hexes and shows the gains, then both go', a
     }
   }
 
+  // An artifact only: by the time it is taken the flash may have gone.
   await shootBoth(page, testInfo, 'roll-feedback');
   // The highlights go by themselves, without any input.
   await expect(page.locator('#board .hex.producing')).toHaveCount(0, { timeout: 8000 });
@@ -85,17 +116,18 @@ test('with prefers-reduced-motion the feedback shows without moving', async ({ b
   const page = await (await browser.newContext({ reducedMotion: 'reduce' })).newPage();
   watchErrors(page, 'Ann');
   await botGame(page);
-  await playUntil(page, page.locator('#board .hex.producing'), 'a lit hex');
-  const names = await page.locator('#board .hex.producing, #players .gain, .die').evaluateAll((els) => els.map((e) => getComputedStyle(e).animationName));
-  expect(names.length).toBeGreaterThan(0);
-  expect(names.every((n) => n === 'none')).toBe(true);
+  await recordFlashes(page);
+  const look = await playUntilLook(page, (l) => l.lit.length > 0, 'a lit hex');
+  expect(look.animations.length).toBeGreaterThan(look.lit.length);
+  expect(look.animations.every((n) => n === 'none'), look.animations.join()).toBe(true);
   await waitState(page, (x) => x.view.phase !== 'opening', 'the game past the opening');
 });
 
 /**
  * Records, in the page, what #roll-gains shows each time it fills and each
  * time its flash animation ends (read at that moment: the flash lasts
- * seconds only, so the test never polls for it).
+ * seconds only, so the test never polls for it, and a look read in a later
+ * evaluation could see a newer roll or none).
  */
 function recordRollGains(page) {
   return page.evaluate(() => {
@@ -105,11 +137,18 @@ function recordRollGains(page) {
       const r = node.getBoundingClientRect();
       return { x: r.left, y: r.top, r: r.right, b: r.bottom };
     };
+    // The roll each flash shows, read when it is drawn: when its animation
+    // ends, the page may already hold a newer update not yet drawn.
+    const rolls = new Map();
     const look = (why) => {
       const S = window.catan.state;
-      const produced = S.history.flatMap((u) => u.events).filter((e) => e.type === 'produced').pop();
+      const key = root.dataset.key;
+      if (why === 'shown') {
+        const produced = S.history.flatMap((u) => u.events).filter((e) => e.type === 'produced').pop();
+        rolls.set(key, produced ? produced.gains : null);
+      }
       window.gainsSeen.push({
-        why, key: root.dataset.key, version: S.version, tab: S.tab, me: S.you.seat, gains: produced ? produced.gains : null,
+        why, key, tab: S.tab, me: S.you.seat, gains: rolls.get(key),
         playersShown: document.getElementById('players').checkVisibility(),
         viewport: { x: 0, y: 0, r: innerWidth, b: innerHeight },
         board: box(document.querySelector('.board-wrap')),
@@ -124,10 +163,13 @@ function recordRollGains(page) {
   });
 }
 
-/** Plays Ann's moves until the page recorded a `why` look at a flash of roll gains other than `not`'s. */
-async function playUntilSeen(page, why, not = null) {
+/**
+ * Plays Ann's moves until the page recorded a `why` look at a flash of roll
+ * gains, among the looks recorded from index `from` on.
+ */
+async function playUntilSeen(page, why, from = 0) {
   const start = Date.now();
-  const seen = () => page.evaluate(({ w, k }) => window.gainsSeen.find((g) => g.why === w && g.key !== k && g.items.length), { w: why, k: not });
+  const seen = () => page.evaluate(({ w, f }) => window.gainsSeen.slice(f).find((g) => g.why === w && g.items.length), { w: why, f: from });
   for (;;) {
     const g = await seen();
     if (g) return g;
@@ -165,20 +207,20 @@ test('on a phone a roll\'s gains flash by the board, inside the screen, without 
   // A roll that gave someone cards: the gains flash in, then stay put.
   const shown = await playUntilSeen(page, 'shown');
   expect(shown.items.every((i) => i.animation === 'roll-gain-in')).toBe(true);
-  // Read once its animation is over (before, it is still growing into place).
-  const settled = await page.evaluate((key) => new Promise((resolve) => {
-    const done = () => window.gainsSeen.find((g) => g.why === 'end' && g.key === key);
-    const wait = () => (done() ? resolve(done()) : setTimeout(wait, 20));
-    wait();
-  }), shown.key);
+  // Read once its animation is over (before, it is still growing into
+  // place), by the page at that moment. A bot's roll right after can
+  // replace a flash before its animation ends: then a later one's end is read.
+  const settled = await playUntilSeen(page, 'end');
   expectGainsByTheBoard(settled);
   await shoot(page, testInfo, 'roll-gains-390x844');
   // They go by themselves.
   await expect(page.locator('#roll-gains')).toBeHidden({ timeout: 8000 });
 
-  // With reduced motion the next roll's gains show at once, without moving.
+  // With reduced motion the next roll's gains show at once, without moving
+  // (only flashes recorded after the switch count).
+  const from = await page.evaluate(() => window.gainsSeen.length);
   await page.emulateMedia({ reducedMotion: 'reduce' });
-  const still = await playUntilSeen(page, 'shown', settled.key);
+  const still = await playUntilSeen(page, 'shown', from);
   expect(still.items.every((i) => i.animation === 'none')).toBe(true);
   expectGainsByTheBoard(still);
 });

@@ -127,3 +127,45 @@ export async function drive(pages, done, { endTurn = () => true, timeout = 90_00
     if (!acted) await pages[0].waitForTimeout(60);
   }
 }
+
+/**
+ * Where the board is drawn against its frame (`.board-wrap`, which clips
+ * what overflows it), read in one evaluation: the SVG's box, the union of
+ * every hex and harbour drawn (what must show), and the top row of hexes,
+ * as { l, t, r, b } boxes in CSS px.
+ */
+export function boardLayout(page) {
+  return page.evaluate(() => {
+    const box = (r) => ({ l: r.left, t: r.top, r: r.right, b: r.bottom });
+    const frame = box(document.querySelector('.board-wrap').getBoundingClientRect());
+    const svg = box(document.getElementById('board').getBoundingClientRect());
+    const hexes = [...document.querySelectorAll('#board .hex')].map((h) => box(h.getBoundingClientRect()));
+    const parts = [...hexes, ...[...document.querySelectorAll('#board .harbour')].map((h) => box(h.getBoundingClientRect()))];
+    const drawn = {
+      l: Math.min(...parts.map((p) => p.l)), t: Math.min(...parts.map((p) => p.t)),
+      r: Math.max(...parts.map((p) => p.r)), b: Math.max(...parts.map((p) => p.b)),
+    };
+    const top = Math.min(...hexes.map((h) => h.t));
+    return { frame, svg, drawn, topRow: hexes.filter((h) => h.t < top + 5), viewport: { l: 0, t: 0, r: innerWidth, b: innerHeight } };
+  });
+}
+
+/** Whether box `a` lies inside box `b` (half a pixel of rounding allowed). */
+export function within(a, b) {
+  return a.l >= b.l - 0.5 && a.t >= b.t - 0.5 && a.r <= b.r + 0.5 && a.b <= b.b + 0.5;
+}
+
+/** Whether boxes `a` and `b` overlap by more than half a pixel. */
+export function overlaps(a, b) {
+  return Math.min(a.r, b.r) - Math.max(a.l, b.l) > 0.5 && Math.min(a.b, b.b) - Math.max(a.t, b.t) > 0.5;
+}
+
+/** Expects the whole board (its SVG and every hex and harbour) inside its frame and the viewport. */
+export async function expectBoardFits(page, what) {
+  const b = await boardLayout(page);
+  const say = (x) => `${what}: ${x} ${JSON.stringify(b)}`;
+  expect(within(b.svg, b.frame), say('the board inside its frame')).toBe(true);
+  expect(within(b.drawn, b.frame), say('every hex and harbour inside the frame')).toBe(true);
+  expect(within(b.frame, b.viewport), say('the frame inside the viewport')).toBe(true);
+  return b;
+}

@@ -87,3 +87,45 @@ test('a Space press on a button is not lost to a redraw between its keydown and 
   // The redraw comes after the release.
   await expect(page.locator('.seat-name', { hasText: 'Bob' })).toHaveCount(1);
 });
+
+test('in the waiting room focus follows the seat pressed by keyboard, or moves to the next seat\'s control', async ({ browser }) => {
+  const page = await (await browser.newContext()).newPage();
+  watchErrors(page, 'Ann');
+  const id = await createLobby(page, { name: 'Ann', lobby: 'Room keyboard test' });
+  await page.waitForFunction(() => window.catan && window.catan.state.connection === 'open');
+  const focused = () => page.evaluate(() => {
+    const a = document.activeElement;
+    const row = a && a.closest('.seat');
+    return a && a !== document.body ? { cls: a.className, id: a.id, seat: row ? Number(row.dataset.seat) : null } : null;
+  });
+  const addBot = (seat) => page.locator(`.seat[data-seat="${seat}"] .add-bot`);
+
+  // Tab from seat 1's "Add bot" to seat 2's, and press it with Enter: the
+  // bot sits there and focus goes on to seat 3's "Add bot" (not seat 1's).
+  await addBot(1).focus();
+  await page.keyboard.press('Tab');
+  expect(await focused()).toEqual({ cls: 'add-bot', id: '', seat: 2 });
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.seat[data-seat="2"].bot')).toHaveCount(1);
+  await expect.poll(focused).toEqual({ cls: 'add-bot', id: '', seat: 3 });
+
+  // Someone else takes seat 1 meanwhile: the room is rebuilt, and focus
+  // stays on seat 3's button.
+  const res = await page.request.post(`/api/lobbies/${id}/join`, { data: { name: 'Bob', seat: 1 } });
+  expect(res.ok()).toBe(true);
+  await expect(page.locator('.seat[data-seat="1"] .seat-name')).toContainText('Bob');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  expect(await focused()).toEqual({ cls: 'add-bot', id: '', seat: 3 });
+
+  // The last empty seat filled by Space: focus moves to Start.
+  await page.keyboard.press('Space');
+  await expect(page.locator('.seat[data-seat="3"].bot')).toHaveCount(1);
+  await expect(page.locator('#start')).toBeEnabled();
+  await expect.poll(focused).toEqual({ cls: 'primary', id: 'start', seat: null });
+
+  // Removing seat 2's bot by keyboard: focus lands on that seat's new "Add bot".
+  await page.locator('.seat[data-seat="2"] .remove-bot').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('.seat[data-seat="2"].empty')).toHaveCount(1);
+  await expect.poll(focused).toEqual({ cls: 'add-bot', id: '', seat: 2 });
+});

@@ -6,7 +6,7 @@
 // on a phone the Log tab opens on its latest lines.
 
 import { test, expect } from '@playwright/test';
-import { createLobby, shoot, shootBoth, state, uiStep, waitState, watchErrors } from './helpers.js';
+import { createLobby, expectBoardFits, overlaps, shoot, shootBoth, state, uiStep, waitState, watchErrors } from './helpers.js';
 
 /** Creates a lobby of `name` and bots and starts it; returns its id. */
 async function botGame(page, { name = 'Ann', players = 4, botDelay = 0 } = {}) {
@@ -55,6 +55,7 @@ test('at 1280x800 the whole table fits one screen without page scrolling', async
   await noPageScroll(page);
   const board = await inside(page, page.locator('#board'), 'board');
   expect(board.width).toBeGreaterThan(450);
+  await expectBoardFits(page, '1280x800');
   for (const [sel, what] of [['#banner', 'banner'], ['#controls', 'actions'], ['#me', 'hand'], ['#players', 'players'],
     ['.log', 'log'], ['#trade', 'trade panel'], ['.vertex-target >> nth=0', 'a settlement spot']]) {
     await inside(page, page.locator(sel), what);
@@ -76,6 +77,32 @@ test('on a phone the board fills the width, each panel is one tap away and spots
   await noPageScroll(page);
   const board = await inside(page, page.locator('#board'), 'board');
   expect(board.width).toBeGreaterThan(370);
+  // The whole board at first sight: nothing of it clipped by its frame.
+  const fit = await expectBoardFits(page, '390x844');
+  // The island fills the width: it is not shrunk to leave room for the rest.
+  expect(fit.drawn.r - fit.drawn.l, 'the drawn board spans the width').toBeGreaterThan(340);
+  // A toast (the longest kind, as the page's CSS lays it out) stays off
+  // the top row of hexes.
+  const toast = await page.evaluate(() => {
+    const node = document.createElement('div');
+    node.className = 'toast';
+    node.textContent = 'Bot 3 moved the robber to the 10 mountains and stole a card from Bot 2';
+    document.getElementById('toasts').append(node);
+    // Where it rests once its entrance is over.
+    for (const a of node.getAnimations()) a.finish();
+    const r = node.getBoundingClientRect();
+    node.remove();
+    return { l: r.left, t: r.top, r: r.right, b: r.bottom };
+  });
+  for (const hex of fit.topRow) expect(overlaps(toast, hex), `toast ${JSON.stringify(toast)} over a top-row hex ${JSON.stringify(hex)}`).toBe(false);
+  expect(toast.t, 'the toast inside the frame').toBeGreaterThanOrEqual(fit.frame.t - 0.5);
+  // Pinch zoom stays possible: the page does not turn the browser's zoom off.
+  const zoom = await page.evaluate(() => ({
+    meta: document.querySelector('meta[name=viewport]').content,
+    touch: getComputedStyle(document.getElementById('board')).touchAction,
+  }));
+  expect(zoom.meta).not.toMatch(/user-scalable\s*=\s*(no|0)|maximum-scale\s*=\s*1(\.0*)?\b/);
+  expect(zoom.touch).not.toMatch(/none|pan-x pan-y$/);
   // Settlement spots: at least 32 CSS px to tap.
   const spots = page.locator('.vertex-target');
   // The state arrives before the frame that draws it.
@@ -141,9 +168,11 @@ test('a person takes a bot\'s offer at the default bot speed, and a second Accep
   const bot = (me + 1) % 4;
   const armed = await page.evaluate(([b, to]) => window.catan.send({ type: 'test_bot_offer', bot: b, to }), [bot, me]);
   expect(armed.type).toBe('accepted');
-  // The card of the bot's offer to Ann that she can take (its Accept is enabled).
-  const card = page.locator('#offers .offer-to-me')
-    .filter({ has: page.locator('button.accept:not([disabled])') }).first();
+  // The card of the armed bot's offer to Ann that she can take (its Accept
+  // is enabled). Other bots may offer her trades of their own meanwhile:
+  // those are left alone.
+  const armedOffers = () => page.evaluate((b) => window.catan.state.view.offers.filter((o) => o.maker === b).map((o) => o.id), bot);
+  const takeable = page.locator('#offers .offer-to-me').filter({ has: page.locator('button.accept:not([disabled])') });
   const start = Date.now();
   let shot = false;
   let offerId = null;
@@ -154,7 +183,10 @@ test('a person takes a bot\'s offer at the default bot speed, and a second Accep
   // next turn's offer (one that closed first was not kept from her).
   while (offerId === null) {
     if (Date.now() - start > 200_000) throw new Error('the armed bot never offered Ann a trade she could take');
-    const id = await card.getAttribute('data-offer', { timeout: 500 }).catch(() => null);
+    const ids = await armedOffers();
+    const shown = await takeable.evaluateAll((els) => els.map((e) => Number(e.dataset.offer)));
+    const found = shown.find((x) => ids.includes(x));
+    const id = found === undefined ? null : String(found);
     if (id !== null) {
       const open = page.locator(`#offers [data-offer="${id}"]`);
       const accept = open.locator('button.accept:not([disabled])');

@@ -11,7 +11,9 @@
 //! - a rolling restart (SIGTERM on each node in turn) under play: no action
 //!   lost, every client back on its own;
 //! - a forwarded request counts against its client's address at the owner,
-//!   not against the forwarding node's, and only a node can say so.
+//!   not against the forwarding node's, and only a node can say so;
+//! - a game unloaded while idle stays unloaded until a client asks for it
+//!   (no node's reaper resumes it unasked).
 
 #[path = "common/persist.rs"]
 mod harness;
@@ -84,20 +86,25 @@ async fn served_by(nodes: &[SocketAddr], lobbies: usize) {
             Instant::now() < give_up,
             "the survivors never came to hold {lobbies} lobbies"
         );
-        let (st, v) = http(nodes[0], "GET", "/api/nodes", None, None).await;
-        assert_eq!(st, 200, "{v}");
-        let held: i64 = v["nodes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|n| nodes.contains(&addr_of(n["url"].as_str().unwrap())))
-            .map(|n| n["lobbies"].as_i64().unwrap())
-            .sum();
-        if held >= lobbies as i64 {
+        if held_by(nodes).await >= lobbies as i64 {
             return;
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
+}
+
+/// How many lobbies `nodes` hold together by the node list (each node's
+/// count at its last beat).
+async fn held_by(nodes: &[SocketAddr]) -> i64 {
+    let (st, v) = http(nodes[0], "GET", "/api/nodes", None, None).await;
+    assert_eq!(st, 200, "{v}");
+    v["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| nodes.contains(&addr_of(n["url"].as_str().unwrap())))
+        .map(|n| n["lobbies"].as_i64().unwrap())
+        .sum()
 }
 
 /// Where a lobby lives, asked of the first of `nodes` that answers.
@@ -643,6 +650,58 @@ async fn a_paused_owner_is_fenced_out_after_a_takeover() {
     let record = stored_log(&db, &lobby).await;
     assert!(record.actions.len() as u64 > version);
     assert_log_whole(&record);
+    drop(nodes);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_game_stays_unloaded_until_asked_for() {
+    let db = TestDb::new(Backend::Postgres).await;
+    // Lobbies nobody is connected to are unloaded after a second.
+    let mut nodes = Vec::new();
+    for (i, name) in ["a", "b"].iter().enumerate() {
+        let port = free_port().await;
+        let idle = [("CATAN_LOBBY_IDLE_MS", "1000")];
+        nodes
+            .push(ServerProcess::start_node_with(&db, i as u32, port, name, LEASE_MS, &idle).await);
+    }
+    let addrs: Vec<SocketAddr> = nodes.iter().map(|n| n.addr).collect();
+    // A game in progress that waits for Ann, who never opens a socket.
+    let (lobby, _) = game_on(addrs[0], addrs[0], &["Ann"], 3, 0).await;
+    // Listed as held at a beat, then unloaded: neither node holds it (a
+    // bound for a hang, not a goal).
+    served_by(&addrs, 1).await;
+    let give_up = Instant::now() + WAIT;
+    while held_by(&addrs).await > 0 {
+        assert!(Instant::now() < give_up, "the idle game was never unloaded");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // And it stays so: no reaper resumes it unasked (before, its lease
+    // was released, the reapers took it over within a beat, and it was
+    // unloaded and loaded again every couple of seconds). Eight lease
+    // times: four such rounds.
+    let watch = Instant::now() + Duration::from_millis(8 * LEASE_MS);
+    while Instant::now() < watch {
+        assert_eq!(
+            held_by(&addrs).await,
+            0,
+            "a node resumed the idle game unasked"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Asked for through either node, it comes back, where it was.
+    let (st, v) = http(
+        addrs[1],
+        "GET",
+        &format!("/api/lobbies/{lobby}"),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(st, 200, "{v}");
+    assert_eq!(v["status"], "playing", "{v}");
+    let at = v["node_url"].as_str().map(addr_of);
+    assert!(at.is_some_and(|a| addrs.contains(&a)), "served at {at:?}");
+    served_by(&addrs, 1).await;
     drop(nodes);
 }
 

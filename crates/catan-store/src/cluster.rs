@@ -16,9 +16,9 @@
 //! SQLite has no cluster: every call here answers
 //! [`StoreError::NeedsPostgres`] there.
 
-use crate::Store;
 use crate::error::{StoreError, classify_insert};
 use crate::postgres::Columns;
+use crate::{Store, StoredGame};
 use catan_core::record::RecordedAction;
 use chrono::{DateTime, Utc};
 use sqlx::postgres::PgPool;
@@ -84,6 +84,9 @@ pub struct LeaseOwner {
     pub live: bool,
     /// How long until the lease expires (zero once it has).
     pub expires_in: Duration,
+    /// How long ago the lease expired or was released (zero while it is
+    /// live).
+    pub expired_for: Duration,
     /// How long ago the holding node last beat (`None`: no such node).
     pub beat_age: Option<Duration>,
 }
@@ -295,7 +298,7 @@ impl Store {
                SELECT $1, $2, 1, now() + make_interval(secs => $3 / 1000.0) \
                WHERE (SELECT ok FROM game) AND (SELECT count(*) FROM lock) >= 0 \
                ON CONFLICT (lobby_id) DO UPDATE SET node_id = $2, \
-                 epoch = lobby_leases.epoch + 1, \
+                 epoch = lobby_leases.epoch + 1, parked = FALSE, \
                  expires = now() + make_interval(secs => $3 / 1000.0) \
                WHERE lobby_leases.expires < now() OR lobby_leases.node_id IS NULL \
                   OR lobby_leases.node_id = $2 \
@@ -363,9 +366,58 @@ impl Store {
             .map_err(StoreError::from)
     }
 
-    /// Gives leases up (the lobby stopped here): any node may take them
-    /// over at once. Only leases still held at these epochs are touched.
+    /// [`Store::update_seats`] fenced like an append: the seats are written
+    /// only while `epoch` is still the lease's epoch of the game, checked
+    /// under the lease row's share lock in the same statement (a takeover's
+    /// `FOR UPDATE` waits for it, or it for the takeover), so an old owner
+    /// paused past a takeover cannot overwrite the new owner's seats.
+    /// [`StoreError::Fenced`] when the epoch is not the current one.
+    pub async fn update_seats_fenced(
+        &self,
+        game: &StoredGame,
+        epoch: u64,
+    ) -> Result<(), StoreError> {
+        let seats = crate::rows::SeatColumns::of(game)?;
+        let row = sqlx::query(
+            "WITH fence AS (SELECT 1 FROM lobby_leases WHERE lobby_id = $1 AND epoch = $4 \
+                              FOR KEY SHARE), \
+                  done AS (UPDATE games SET seats = $2::jsonb, player_names = $3 \
+                           WHERE id = $1 AND EXISTS (SELECT 1 FROM fence) RETURNING 1) \
+             SELECT EXISTS (SELECT 1 FROM fence) AS held, EXISTS (SELECT 1 FROM done) AS done",
+        )
+        .bind(game.id)
+        .bind(&seats.seats)
+        .bind(&seats.player_names)
+        .bind(epoch_sql(epoch)?)
+        .fetch_one(pool(self)?)
+        .await?;
+        match (
+            row.try_get::<bool, _>("held")?,
+            row.try_get::<bool, _>("done")?,
+        ) {
+            (false, _) => Err(StoreError::Fenced { game_id: game.id }),
+            (true, false) => Err(StoreError::UnknownGame(game.id)),
+            (true, true) => Ok(()),
+        }
+    }
+
+    /// Gives leases up (the lobby stopped here while it was being served: a
+    /// drain, a failed takeover): any node may take them over at once, and
+    /// the reapers do. Only leases still held at these epochs are touched.
     pub async fn release_leases(&self, node: &str, leases: &[Lease]) -> Result<(), StoreError> {
+        self.give_up(node, leases, false).await
+    }
+
+    /// Gives leases up parked (the lobby was unloaded while idle): the first
+    /// node a client asks for it takes it over, but no reaper resumes it
+    /// unasked ([`Store::orphaned_games`] leaves it out), so an abandoned
+    /// game is not loaded again and again. Only leases still held at these
+    /// epochs are touched.
+    pub async fn park_leases(&self, node: &str, leases: &[Lease]) -> Result<(), StoreError> {
+        self.give_up(node, leases, true).await
+    }
+
+    async fn give_up(&self, node: &str, leases: &[Lease], parked: bool) -> Result<(), StoreError> {
         if leases.is_empty() {
             return Ok(());
         }
@@ -375,13 +427,14 @@ impl Store {
             .map(|l| epoch_sql(l.epoch))
             .collect::<Result<Vec<_>, _>>()?;
         sqlx::query(
-            "UPDATE lobby_leases l SET node_id = NULL, expires = now() \
+            "UPDATE lobby_leases l SET node_id = NULL, expires = now(), parked = $4 \
              FROM UNNEST($2::uuid[], $3::int8[]) AS h(id, epoch) \
              WHERE l.lobby_id = h.id AND l.epoch = h.epoch AND l.node_id = $1",
         )
         .bind(node)
         .bind(ids)
         .bind(epochs)
+        .bind(parked)
         .execute(pool(self)?)
         .await?;
         Ok(())
@@ -392,6 +445,7 @@ impl Store {
         let row = sqlx::query(
             "SELECT l.node_id, n.url, l.epoch, l.expires >= now() AND l.node_id IS NOT NULL AS live, \
                GREATEST(EXTRACT(EPOCH FROM l.expires - now()) * 1000, 0)::BIGINT AS expires_in_ms, \
+               GREATEST(EXTRACT(EPOCH FROM now() - l.expires) * 1000, 0)::BIGINT AS expired_for_ms, \
                (EXTRACT(EPOCH FROM now() - n.heartbeat) * 1000)::BIGINT AS beat_age_ms \
              FROM lobby_leases l LEFT JOIN cluster_nodes n ON n.id = l.node_id \
              WHERE l.lobby_id = $1",
@@ -406,6 +460,7 @@ impl Store {
                 epoch: epoch_of(r.try_get("epoch")?),
                 live: r.try_get("live")?,
                 expires_in: millis(r.try_get("expires_in_ms")?),
+                expired_for: millis(r.try_get("expired_for_ms")?),
                 beat_age: r.try_get::<Option<i64>, _>("beat_age_ms")?.map(millis),
             })
         })
@@ -423,9 +478,10 @@ impl Store {
     }
 
     /// Games in progress that nobody serves: their lease expired or was
-    /// released, or they never had one (stored before the cluster). Oldest
-    /// lease first, at most `limit`; a holder counts as live if it beat
-    /// within `ttl`.
+    /// released (not parked), or they never had one (stored before the
+    /// cluster). Most recently orphaned first (their players are the ones
+    /// reconnecting now), never leased last; at most `limit`; a holder
+    /// counts as live if it beat within `ttl`.
     pub async fn orphaned_games(
         &self,
         limit: i64,
@@ -440,7 +496,8 @@ impl Store {
                LEFT JOIN cluster_nodes n ON n.id = l.node_id \
              WHERE g.status = 'in_progress' \
                AND (l.lobby_id IS NULL OR l.expires < now() OR l.node_id IS NULL) \
-             ORDER BY l.expires NULLS FIRST, g.created LIMIT $1",
+               AND NOT coalesce(l.parked, false) \
+             ORDER BY l.expires DESC NULLS LAST, g.created LIMIT $1",
         )
         .bind(limit)
         .bind(ms(ttl))
@@ -485,7 +542,7 @@ impl Store {
              WHERE (SELECT count(*) FROM lock) >= 0 \
              ORDER BY id \
              ON CONFLICT (lobby_id) DO UPDATE SET node_id = $2, \
-               epoch = lobby_leases.epoch + 1, \
+               epoch = lobby_leases.epoch + 1, parked = FALSE, \
                expires = now() + make_interval(secs => $3 / 1000.0) \
              WHERE lobby_leases.expires < now() OR lobby_leases.node_id IS NULL \
              RETURNING lobby_id, epoch",

@@ -1,7 +1,8 @@
 //! The cluster tables on a real PostgreSQL (issue 13): node registration
 //! refuses a second live process under one id; a lease goes to exactly one
 //! of many nodes claiming it at once; a takeover raises the epoch; renewals
-//! tell a node which leases it lost; and every journal append is fenced: an
+//! tell a node which leases it lost; a lease parked by an idle unload is
+//! no orphan; and every journal append is fenced: an
 //! old owner's append after a takeover writes nothing, even when it races
 //! the takeover, so the log never forks.
 
@@ -43,6 +44,12 @@ fn action(seq: u64, seat: u8) -> RecordedAction {
         time: format_time(Utc::now()),
         stand_in: false,
     }
+}
+
+/// The ids of the orphaned games, in the store's order.
+async fn orphan_ids(store: &Store) -> Vec<Uuid> {
+    let orphans = store.orphaned_games(10, TTL).await.unwrap();
+    orphans.iter().map(|o| o.game_id).collect()
 }
 
 /// Forces a lease to look expired (as if its holder stopped renewing long ago).
@@ -122,6 +129,7 @@ async fn one_claim_wins_and_takeovers_raise_the_epoch() {
     // The time left is the database's; the holder never registered, so it
     // has no beat (a client asking is told to wait for the lease).
     assert!(owner.expires_in > TTL - Duration::from_secs(5) && owner.expires_in <= TTL);
+    assert_eq!(owner.expired_for, Duration::ZERO);
     assert_eq!(owner.beat_age, None);
     store
         .register_node(&holder, "http://127.0.0.1:3", Uuid::new_v4(), TTL)
@@ -142,6 +150,11 @@ async fn one_claim_wins_and_takeovers_raise_the_epoch() {
     expire(&store, lobby).await;
     let expired = store.lease_owner(lobby).await.unwrap().unwrap();
     assert!(!expired.live && expired.expires_in == Duration::ZERO);
+    assert!(
+        expired.expired_for >= Duration::from_millis(900)
+            && expired.expired_for < Duration::from_secs(60),
+        "{expired:?}"
+    );
     assert_eq!(store.claim_lease(lobby, other, TTL).await.unwrap(), Some(3));
     let old = [Lease {
         lobby_id: lobby,
@@ -232,13 +245,7 @@ async fn renewals_publish_listings_and_orphans_are_found() {
     );
     let never = Uuid::new_v4();
     store.create_game(&new_game(never)).await.unwrap();
-    let orphans: Vec<Uuid> = store
-        .orphaned_games(10, TTL)
-        .await
-        .unwrap()
-        .iter()
-        .map(|o| o.game_id)
-        .collect();
+    let orphans = orphan_ids(&store).await;
     assert_eq!(orphans.len(), 2);
     assert!(orphans.contains(&never) && orphans.contains(&gone));
     // Taking them over: the expired lease at its next epoch, the never
@@ -260,6 +267,108 @@ async fn renewals_publish_listings_and_orphans_are_found() {
     );
     assert_eq!(store.lease_owner(unknown).await.unwrap(), None);
     assert!(store.orphaned_games(10, TTL).await.unwrap().is_empty());
+    drop_store(store, &db).await;
+}
+
+#[tokio::test]
+async fn an_old_owner_cannot_change_seats_after_a_takeover() {
+    let (store, db) = fresh().await;
+    let id = Uuid::new_v4();
+    let mut game = new_game(id);
+    store.create_game(&game).await.unwrap();
+    let first = store.claim_lease(id, "a", TTL).await.unwrap().unwrap();
+    // The holder changes a seat: written.
+    game.record.seats[1].name = "Bot 2".into();
+    game.record.seats[1].bot = Some("normal".into());
+    store.update_seats_fenced(&game, first).await.unwrap();
+    // b takes the lobby over; a, paused meanwhile, writes a seat change at
+    // its old epoch: refused, and the seats stay as they were.
+    expire(&store, id).await;
+    let second = store.claim_lease(id, "b", TTL).await.unwrap().unwrap();
+    let mut stale = game.clone();
+    stale.record.seats[0].name = "Overwritten".into();
+    let e = store.update_seats_fenced(&stale, first).await.unwrap_err();
+    assert!(e.is_fenced(), "{e}");
+    let stored = store.load_game(id).await.unwrap().unwrap();
+    assert_eq!(stored.record.seats, game.record.seats);
+    // The new owner's change goes through.
+    store.update_seats_fenced(&stale, second).await.unwrap();
+    let stored = store.load_game(id).await.unwrap().unwrap();
+    assert_eq!(stored.record.seats[0].name, "Overwritten");
+    // Without a lease at that epoch nothing is written, stored game or not.
+    let other = new_game(Uuid::new_v4());
+    assert!(matches!(
+        store.update_seats_fenced(&other, 1).await,
+        Err(StoreError::Fenced { .. })
+    ));
+    drop_store(store, &db).await;
+}
+
+#[tokio::test]
+async fn a_parked_lease_waits_to_be_asked_for_and_a_released_one_does_not() {
+    let (store, db) = fresh().await;
+    let (idle, drained) = (Uuid::new_v4(), Uuid::new_v4());
+    for id in [idle, drained] {
+        store.create_game(&new_game(id)).await.unwrap();
+    }
+    let lease = |lobby_id, epoch| Lease { lobby_id, epoch };
+    let e_idle = store.claim_lease(idle, "a", TTL).await.unwrap().unwrap();
+    let e_drained = store.claim_lease(drained, "a", TTL).await.unwrap().unwrap();
+    // Unloaded while idle: parked, so no reaper resumes it; handed away by
+    // a drain: released, an orphan at once.
+    store
+        .park_leases("a", &[lease(idle, e_idle)])
+        .await
+        .unwrap();
+    store
+        .release_leases("a", &[lease(drained, e_drained)])
+        .await
+        .unwrap();
+    let orphans = orphan_ids(&store).await;
+    assert_eq!(orphans, vec![drained], "a parked game is not an orphan");
+    // Orphans come most recent first: a game orphaned an hour ago after
+    // the one just released.
+    let old = Uuid::new_v4();
+    store.create_game(&new_game(old)).await.unwrap();
+    store.claim_lease(old, "z", TTL).await.unwrap().unwrap();
+    let Store::Postgres(p) = &store else {
+        unreachable!()
+    };
+    sqlx::query("UPDATE lobby_leases SET expires = now() - interval '1 hour' WHERE lobby_id = $1")
+        .bind(old)
+        .execute(p)
+        .await
+        .unwrap();
+    let orphans = orphan_ids(&store).await;
+    assert_eq!(orphans, vec![drained, old]);
+    // Still nobody's: the first node a client asks takes it over, at the
+    // next epoch.
+    let parked = store.lease_owner(idle).await.unwrap().unwrap();
+    assert!(!parked.live && parked.node_id.is_none());
+    assert_eq!(
+        store.claim_game(idle, "b", TTL).await.unwrap(),
+        Claim::Won(e_idle + 1)
+    );
+    // The claim cleared the mark: when b dies, the game is an orphan again.
+    expire(&store, idle).await;
+    let orphans = orphan_ids(&store).await;
+    assert!(orphans.contains(&idle), "{orphans:?}");
+    // A batch claim clears it too.
+    store
+        .park_leases("b", &[lease(idle, e_idle + 1)])
+        .await
+        .unwrap();
+    let won = store.claim_games(&[idle], "c", TTL).await.unwrap();
+    assert_eq!(won, vec![(idle, e_idle + 2)]);
+    expire(&store, idle).await;
+    assert!(
+        store
+            .orphaned_games(10, TTL)
+            .await
+            .unwrap()
+            .iter()
+            .any(|o| o.game_id == idle)
+    );
     drop_store(store, &db).await;
 }
 

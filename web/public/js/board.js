@@ -318,9 +318,11 @@ function keyed(group, nodes, want) {
 /** The drawing that lasts a whole game: sea, hexes, tokens, harbours, and the empty layers. */
 function buildBoard(root, board, key) {
   fill(root);
-  // The land spans x -43..390 and y -50..350; harbours reach 50 further out.
-  // Equal margins keep the island centred in its sea.
-  root.setAttribute('viewBox', '-94 -100 534 500');
+  // The land spans x -43..390 and y -50..350; the harbours (on fixed edges,
+  // SCENARIO.md) reach x -91..438 and y -82..382. Equal margins keep the
+  // island centred in its sea, and the thin sea above and below leaves a
+  // phone's narrow screen as much board height as it can.
+  root.setAttribute('viewBox', '-94 -84 534 468');
   root.append(patterns());
   const land = svg('g', { class: 'hexes' });
   const hexNodes = [];

@@ -6,7 +6,7 @@ import * as api from './api.js';
 import * as prefs from './prefs.js';
 import { GameSocket } from './socket.js';
 import { renderBoard } from './board.js';
-import { renderRoom } from './room.js';
+import { focusedSeatButton, refocusSeat, renderRoom } from './room.js';
 import { bannerText, renderBanner, renderPlayers, renderMe, renderDice, badge } from './table.js';
 import { boardTargets, freshUi, onBoardTarget, renderControls } from './controls.js';
 import { freshTrade, renderOffers, renderTrade } from './trade.js';
@@ -31,6 +31,9 @@ const S = {
 
   // What the waiting room's inputs hold between re-renders.
   room: { name: null, botKind: null },
+  // The waiting room's seat button that had focus when a re-render took it
+  // (disabled while the server answers): focus goes back after the reply.
+  roomFocus: null,
   // The phone layout's open panel, and the offer answers already sent.
   tab: 'play', tabOpened: false, sent: new Set(), refocusAfter: null,
   // Who made each offer seen (answers name the offer by id only), and the
@@ -518,9 +521,16 @@ function draw() {
     $('room').hidden = false;
     $('table').hidden = true;
     const mine = prefs.getSeat(lobbyId);
-    keepFocus($('room'), () => {
-      renderRoom($('room'), { lobby: S.lobby, seat: mine ? mine.seat : null, isHost: !!prefs.getHost(lobbyId), busy: S.busy, draft: S.room }, roomActions);
+    const room = $('room');
+    // A seat's button keeps focus on that seat; a pressed one that is gone
+    // or disabled while the server answers hands focus on (room.js).
+    const held = focusedSeatButton(room) || S.roomFocus;
+    S.roomFocus = null;
+    keepFocus(room, () => {
+      renderRoom(room, { lobby: S.lobby, seat: mine ? mine.seat : null, isHost: !!prefs.getHost(lobbyId), busy: S.busy, draft: S.room }, roomActions);
     });
+    const now = document.activeElement;
+    if (held && (!now || now === document.body) && !refocusSeat(room, held)) S.roomFocus = held;
     return;
   }
   $('room').hidden = true;

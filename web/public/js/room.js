@@ -36,13 +36,13 @@ export function renderRoom(root, { lobby, seat, isHost, busy, draft }, actions) 
       el('span', { class: 'seat-name' }, s.kind === 'empty' ? t('room.empty') : s.name, mine ? t('room.you') : ''),
       el('span', { class: 'seat-kind' }, s.kind === 'bot' ? t('room.botKind', { kind: t(`botKind.${s.bot}`) }) : s.kind === 'human' ? (s.connected ? t('room.here') : t('room.away')) : ''),
       isHost && s.kind === 'empty'
-        ? el('button', { type: 'button', class: 'add-bot', disabled: busy, onclick: () => actions.addBot(s.seat) }, t('room.addBot'))
+        ? el('button', { type: 'button', class: 'add-bot', 'data-seat': s.seat, disabled: busy, onclick: () => actions.addBot(s.seat) }, t('room.addBot'))
         : null,
       isHost && s.kind === 'bot'
-        ? el('button', { type: 'button', class: 'remove-bot', disabled: busy, onclick: () => actions.removeBot(s.seat) }, t('room.removeBot'))
+        ? el('button', { type: 'button', class: 'remove-bot', 'data-seat': s.seat, disabled: busy, onclick: () => actions.removeBot(s.seat) }, t('room.removeBot'))
         : null,
       seat === null && s.kind === 'empty'
-        ? el('button', { type: 'button', class: 'sit-here', disabled: busy, onclick: () => actions.join(nameInput.value, s.seat) }, t('room.sitHere'))
+        ? el('button', { type: 'button', class: 'sit-here', 'data-seat': s.seat, disabled: busy, onclick: () => actions.join(nameInput.value, s.seat) }, t('room.sitHere'))
         : null);
   }));
   const kinds = ['normal', 'easy', 'hard', 'random'];
@@ -68,5 +68,48 @@ export function renderRoom(root, { lobby, seat, isHost, busy, draft }, actions) 
         free.length ? el('span', { class: 'hint' }, tn('room.stillEmpty', free.length)) : null)
       : el('p', { class: 'hint' }, t('room.hostStarts')),
   );
+}
 
+/** The seat buttons, whose focus follows their seat (`data-seat`). */
+const SEAT_BUTTONS = ['add-bot', 'remove-bot', 'sit-here'];
+
+/**
+ * Which seat button has focus (`{ cls, seat }`), or null: kept across a
+ * re-render so that focus stays on that seat's control, not on the first
+ * of its kind.
+ */
+export function focusedSeatButton(root) {
+  const a = document.activeElement;
+  if (!a || !root.contains(a) || a.dataset.seat === undefined) return null;
+  const cls = SEAT_BUTTONS.find((c) => a.classList.contains(c));
+  return cls ? { cls, seat: Number(a.dataset.seat) } : null;
+}
+
+/**
+ * Puts focus back on the seat button `was` after the room was rebuilt, or,
+ * when that one is gone (the bot was added, the seat was taken), on the
+ * next sensible control: the next empty seat's "Add bot" (or "Sit here")
+ * after that seat, then the removed bot's new "Add bot", then Start (or
+ * Leave). Returns whether it moved focus. A disabled control (the room is
+ * waiting for the server) does not count: the caller tries again after the
+ * reply.
+ */
+export function refocusSeat(root, was) {
+  const usable = (sel) => {
+    const b = root.querySelector(sel);
+    return b && !b.disabled ? b : null;
+  };
+  const same = usable(`button.${was.cls}[data-seat="${was.seat}"]`);
+  const pick = same || (() => {
+    const free = [...root.querySelectorAll(`button.${was.cls === 'remove-bot' ? 'add-bot' : was.cls}`)]
+      .filter((b) => !b.disabled);
+    const seats = free.map((b) => Number(b.dataset.seat));
+    // The same seat first (a removed bot's seat offers "Add bot" again),
+    // then the seats after it, then those before it.
+    const order = [...seats.filter((n) => n >= was.seat), ...seats.filter((n) => n < was.seat)];
+    return order.length ? free[seats.indexOf(order[0])] : usable('#start') || usable('#leave') || usable('#join');
+  })();
+  if (!pick) return false;
+  pick.focus();
+  return true;
 }

@@ -535,7 +535,7 @@ impl Driver {
         if self.phase == Phase::Stop {
             return;
         }
-        Metrics::bump(&self.shared.metrics.disconnects);
+        self.shared.metrics.dropped();
         schedule_retry(c, &mut self.rng);
     }
 

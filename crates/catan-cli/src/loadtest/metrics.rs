@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::time::Duration;
+use tokio::time::Instant;
 
 /// Highest latency the histograms record exactly (larger values are clamped).
 const MAX_LATENCY_US: u64 = 120_000_000;
@@ -38,6 +39,9 @@ pub struct Metrics {
     pub moves: AtomicU64,
     /// Latency samples abandoned because a client dropped before the update.
     pub samples_dropped: AtomicU64,
+    /// When the first socket close not asked for happened since the last
+    /// [`Metrics::reset_latency`] (`--watch-fault` times recovery from it).
+    first_drop: Mutex<Option<Instant>>,
     errors: Mutex<BTreeMap<String, u64>>,
     total: Mutex<Histogram<u64>>,
     interval: Mutex<Histogram<u64>>,
@@ -96,6 +100,7 @@ impl Default for Metrics {
             reconnects: AtomicU64::new(0),
             moves: AtomicU64::new(0),
             samples_dropped: AtomicU64::new(0),
+            first_drop: Mutex::new(None),
             errors: Mutex::new(BTreeMap::new()),
             total: Mutex::new(histogram()),
             interval: Mutex::new(histogram()),
@@ -150,10 +155,23 @@ impl Metrics {
         l
     }
 
-    /// Forgets latencies so far (the setup ramp is not part of the measurement).
+    /// Forgets latencies and the first drop so far (the setup ramp is not
+    /// part of the measurement).
     pub fn reset_latency(&self) {
         lock(&self.total).reset();
         lock(&self.interval).reset();
+        *lock(&self.first_drop) = None;
+    }
+
+    /// Counts a socket close this tool did not ask for.
+    pub fn dropped(&self) {
+        Metrics::bump(&self.disconnects);
+        lock(&self.first_drop).get_or_insert_with(Instant::now);
+    }
+
+    /// When the first socket dropped since the measurement began.
+    pub fn first_drop(&self) -> Option<Instant> {
+        *lock(&self.first_drop)
     }
 
     /// One more open socket.

@@ -40,6 +40,11 @@ pub struct Args {
     /// come back on the other nodes.
     #[arg(long)]
     pub kill_node: Option<usize>,
+    /// A fault made by another process (scripts/loadtest-cluster.sh kills a
+    /// node that several load generators share): time to recovery counts
+    /// from the first socket this run loses to all of its sockets back.
+    #[arg(long, conflicts_with = "kill_after")]
+    pub watch_fault: bool,
     /// Concurrent games (lobbies), each with 4 seat sockets and the spectators.
     #[arg(long, default_value_t = 10)]
     pub games: usize,

@@ -50,6 +50,9 @@ pub struct Fault {
     /// In a cluster run (`--kill-node`): which node was killed (not
     /// restarted; its lobbies move to the others).
     pub node_killed: Option<usize>,
+    /// `--watch-fault`: another process made the fault, and the times count
+    /// from the first socket this run lost.
+    pub watched: bool,
 }
 
 /// Everything a run reports at the end.
@@ -176,6 +179,10 @@ pub fn print(s: &Summary) {
             .sockets_back_secs
             .map_or("never".to_string(), |t| format!("{t:.1}s"));
         match f.node_killed {
+            None if f.watched => println!(
+                "fault      made by another process: first socket lost at {:.1}s; all {} sockets back after {} (time to recovery)",
+                f.killed_at_secs, f.sockets_before, back
+            ),
             Some(n) => println!(
                 "fault      SIGKILL of node {n} at {:.1}s; all {} sockets back on the other nodes after {} (time to recovery)",
                 f.killed_at_secs, f.sockets_before, back

@@ -134,6 +134,7 @@ async fn measure(
     spawned: &mut Vec<Spawned>,
 ) -> Result<Summary, String> {
     let ticks = procstat::clock_ticks();
+    let per_game = (SEATS + args.spectators) as i64;
     let metrics = Arc::new(Metrics::default());
     let source_count = ips.len().max(1);
     let shared = Arc::new(Shared {
@@ -230,6 +231,22 @@ async fn measure(
                 }
             }
         }
+        if args.watch_fault
+            && fault.is_none()
+            && let Some(at) = metrics.first_drop()
+        {
+            let before = Metrics::get(&metrics.games_ready) as i64 * per_game;
+            fault = Some(Fault {
+                killed_at_secs: report::round1(at.duration_since(start).as_secs_f64()),
+                sockets_before: before,
+                watched: true,
+                ..Fault::default()
+            });
+            println!(
+                "fault      first socket lost {:.1}s into the run ({before} sockets expected)",
+                at.duration_since(start).as_secs_f64()
+            );
+        }
         if let Some(f) = fault.as_mut() {
             if f.restart_secs == 0.0
                 && let Some(r) = restart_done.lock().await.take()
@@ -241,10 +258,13 @@ async fn measure(
                 );
             }
             if f.sockets_back_secs.is_none()
-                && (f.restart_secs > 0.0 || f.node_killed.is_some())
+                && (f.restart_secs > 0.0 || f.node_killed.is_some() || f.watched)
                 && metrics.sockets() >= f.sockets_before
             {
-                let kill_at = start + Duration::from_secs_f64(f.killed_at_secs);
+                let kill_at = match metrics.first_drop() {
+                    Some(at) if f.watched => at,
+                    _ => start + Duration::from_secs_f64(f.killed_at_secs),
+                };
                 let back = report::round1(now.duration_since(kill_at).as_secs_f64());
                 f.sockets_back_secs = Some(back);
                 println!(

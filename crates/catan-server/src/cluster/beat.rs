@@ -1,6 +1,6 @@
 //! The node's beat, three times per lease time: report the node's load,
 //! renew every lease it holds in one statement (publishing changed lobby
-//! listings with it), stop the lobbies whose leases were lost, release the
+//! listings with it), stop the lobbies whose leases were lost, park the
 //! leases of lobbies that ended here, and stop serving everything before
 //! the leases can expire when renewals keep failing. The reaper (a second
 //! task, `reaper`) takes over orphaned games.
@@ -133,10 +133,14 @@ impl Beat {
             .collect()
     }
 
-    /// Releases the leases of lobbies that ended here (unloaded while idle,
+    /// Parks the leases of lobbies that ended here (unloaded while idle,
     /// or failed), once they were missing from the registry at two beats in
     /// a row: a lobby being taken over is leased a moment before it is
-    /// registered.
+    /// registered. Parked, not released: a released lease is an orphan that
+    /// some node's reaper resumes at once, so an idle game would be loaded
+    /// again somewhere, unloaded again after the idle time, and so on for
+    /// ever; a parked one waits for a client to ask for it, as on a single
+    /// node.
     async fn release_ended(&mut self) {
         let c = &self.cluster.inner;
         let live: HashSet<Uuid> = c.registry.ids().into_iter().collect();
@@ -158,7 +162,7 @@ impl Beat {
         for l in &ended {
             self.published.remove(&l.lobby_id);
         }
-        if let Err(e) = c.store.release_leases(&c.id, &ended).await {
+        if let Err(e) = c.store.park_leases(&c.id, &ended).await {
             tracing::warn!(error = %e, "cannot release leases; they expire by themselves");
         }
     }

@@ -11,6 +11,7 @@
 //! sockets close with 4010, and their leases are released for the others.
 
 mod beat;
+mod holder;
 pub mod leases;
 mod reaper;
 pub mod route;
@@ -19,9 +20,9 @@ mod takeover;
 use crate::lobby::LobbyHandle;
 use crate::registry::Registry;
 use catan_protocol::CloseReason;
-use catan_store::{LeaseOwner, NodeRecord, Store, StoreError};
+use catan_store::{NodeRecord, Store, StoreError};
 use leases::Leases;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -341,6 +342,13 @@ impl Cluster {
         }
     }
 
+    /// The lobbies some lookup here is waiting for (the reaper takes those
+    /// first).
+    fn wanted(&self) -> HashSet<Uuid> {
+        let gates = self.inner.gates.lock().unwrap_or_else(|p| p.into_inner());
+        gates.keys().copied().collect()
+    }
+
     /// Asks the reaper to look for orphans at `at` (or sooner).
     fn reap_at(&self, at: Instant) {
         let mut next = self.inner.reap_at.lock().unwrap_or_else(|p| p.into_inner());
@@ -362,10 +370,22 @@ impl Cluster {
         if let Some(h) = self.inner.registry.get(lobby) {
             return Ok(Found::Done(Located::Here(h)));
         }
+        let lease = self.inner.lease;
         match self.inner.store.lease_owner(lobby).await? {
+            // Its holder beats but renews late (a busy database): still its
+            // lobby, unless that node just could not be reached.
+            Some(owner)
+                if holder::late(&owner, self.id(), lease)
+                    && !(unreachable.is_some() && owner.url.as_deref() == unreachable) =>
+            {
+                return Ok(Found::Done(match owner.url {
+                    Some(url) => Located::There(url),
+                    None => Located::Moving,
+                }));
+            }
             Some(owner) if owner.live && owner.node_id.as_deref() != Some(self.id()) => {
                 let cut_off = unreachable.is_some() && owner.url.as_deref() == unreachable;
-                if !(cut_off || self.holder_gone(&owner)) {
+                if !(cut_off || holder::gone(&owner, lease)) {
                     return Ok(Found::Done(match owner.url {
                         Some(url) => Located::There(url),
                         None => Located::Moving,
@@ -387,15 +407,6 @@ impl Cluster {
             return Ok(Found::Done(Located::Moving));
         }
         self.take_over(lobby).await.map(Found::Done)
-    }
-
-    /// Whether the node holding a live lease has not beaten for a whole
-    /// lease time (three beats), or left the node list: it will not renew,
-    /// so the lease will run out. (A busy node's beats can be late by a
-    /// second or more; taking it for gone sooner would stall every lookup
-    /// of its lobbies until their leases' next expiry, all for nothing.)
-    fn holder_gone(&self, owner: &LeaseOwner) -> bool {
-        owner.beat_age.is_none_or(|age| age > self.inner.lease)
     }
 
     /// Hands every lobby of this node to the others: stops taking lobbies,

@@ -79,7 +79,7 @@ async fn sleep_until(at: Option<Instant>) {
 async fn once(cluster: &Cluster, steal_after: Duration) -> usize {
     let store = &cluster.inner.store;
     let lease = cluster.inner.lease;
-    let orphans = match store.orphaned_games(ORPHANS_PER_ROUND, lease).await {
+    let mut orphans = match store.orphaned_games(ORPHANS_PER_ROUND, lease).await {
         Ok(o) if !o.is_empty() => o,
         Ok(_) => return 0,
         Err(e) => {
@@ -99,6 +99,10 @@ async fn once(cluster: &Cluster, steal_after: Duration) -> usize {
         .filter(|n| !n.draining)
         .map(|n| n.id.as_str())
         .collect();
+    // Lobbies whose clients wait here for them first (the sort is stable:
+    // most recently orphaned first otherwise, as the store answers).
+    let wanted = cluster.wanted();
+    orphans.sort_by_key(|o| !wanted.contains(&o.game_id));
     let mine = pick(&orphans, &takers, cluster.id(), steal_after, lease);
     if mine.is_empty() {
         return 0;

@@ -192,9 +192,23 @@ impl StoreJournal {
             .token_hashes
             .get_mut(seat.index())
             .ok_or_else(missing)? = token_hash.map(str::to_string);
-        self.bounded(self.store.update_seats(&game))
-            .await
-            .map_err(|e| failed("cannot record the seat change", e))
+        // In a cluster the change is fenced like an append: an old owner
+        // paused past a takeover must not overwrite the new owner's seats.
+        let written = match self.epoch(lobby_id)? {
+            None => self.bounded(self.store.update_seats(&game)).await,
+            Some(epoch) => {
+                self.bounded(self.store.update_seats_fenced(&game, epoch))
+                    .await
+            }
+        };
+        written.map_err(|e| {
+            self.note(lobby_id, &e);
+            if e.is_fenced() {
+                JournalError::fenced(format!("cannot record the seat change: {e}"))
+            } else {
+                failed("cannot record the seat change", e)
+            }
+        })
     }
 
     /// Records the end of lobby `id`'s game; the result is derived from the
