@@ -2,7 +2,7 @@
 //! refuses a second live process under one id; a lease goes to exactly one
 //! of many nodes claiming it at once; a takeover raises the epoch; renewals
 //! tell a node which leases it lost; a lease parked by an idle unload is
-//! no orphan; and every journal append is fenced: an
+//! no orphan; renewals touch no index; and every journal append is fenced: an
 //! old owner's append after a takeover writes nothing, even when it races
 //! the takeover, so the log never forks.
 
@@ -523,4 +523,71 @@ async fn appends_racing_takeovers_never_fork_the_log() {
         }
     }
     drop_store(store, &db).await;
+}
+
+/// Every node renews all its leases every beat, so a renewal must be the
+/// cheapest write PostgreSQL has: a heap-only (HOT) update, which touches
+/// no index (migration 0005; docs/PERFORMANCE.md, "Lease renewals"). An
+/// index over a column a renewal writes, or pages with no room left for
+/// the new row versions, would make every renewal a full update.
+#[tokio::test]
+async fn lease_renewals_touch_no_index() {
+    let (store, db) = fresh().await;
+    let mut held = Vec::new();
+    for _ in 0..40 {
+        let id = Uuid::new_v4();
+        store.create_game(&new_game(id)).await.unwrap();
+        let epoch = store.claim_lease(id, "a", TTL).await.unwrap().unwrap();
+        held.push(Lease {
+            lobby_id: id,
+            epoch,
+        });
+    }
+    const RENEWALS: i64 = 5;
+    for round in 0..RENEWALS {
+        // The listings change too on the first round, as a node's do.
+        let listings: Vec<Listing> = if round == 0 {
+            held.iter()
+                .map(|l| Listing {
+                    lobby_id: l.lobby_id,
+                    public: true,
+                    info: r#"{"name":"Lobby"}"#.into(),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let renewed = store
+            .renew_leases("a", &held, &listings, TTL)
+            .await
+            .unwrap();
+        assert_eq!(renewed.len(), held.len());
+    }
+    // The store's connections report their counts when they end; wait for
+    // the statistics to show every renewal, then compare.
+    store.close().await;
+    let pg = sqlx::PgPool::connect(&url_of(&db)).await.unwrap();
+    let expected = RENEWALS * held.len() as i64;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    let (updates, hot) = loop {
+        sqlx::query("SELECT pg_stat_clear_snapshot()")
+            .execute(&pg)
+            .await
+            .unwrap();
+        let (updates, hot): (i64, i64) = sqlx::query_as(
+            "SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_user_tables \
+             WHERE relname = 'lobby_leases'",
+        )
+        .fetch_one(&pg)
+        .await
+        .unwrap();
+        if updates >= expected || tokio::time::Instant::now() > deadline {
+            break (updates, hot);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    pg.close().await;
+    assert_eq!(updates, expected, "every renewal is counted");
+    assert_eq!(hot, updates, "every renewal is a heap-only update");
+    drop_db(&db).await;
 }
