@@ -13,7 +13,10 @@ use serde::{Deserialize, Serialize};
 pub enum ClientMsg {
     /// First message on a socket: who is connecting.
     Hello {
-        /// Must be [`PROTOCOL_VERSION`](crate::PROTOCOL_VERSION).
+        /// The protocol version the client speaks; the server refuses any
+        /// version but its own (the one this schema allows).
+        // The Rust constant is `crate::PROTOCOL_VERSION`; the schema pins it.
+        #[schemars(extend("const" = crate::PROTOCOL_VERSION))]
         protocol: u32,
         /// The seat token from joining; absent to watch as a spectator.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -35,7 +38,9 @@ pub enum ClientMsg {
     Chat {
         /// Request id.
         id: String,
-        /// The text (at most [`MAX_CHAT_CHARS`](crate::MAX_CHAT_CHARS) characters).
+        /// The text, at most as many characters as this schema allows.
+        // `crate::MAX_CHAT_CHARS`, the server's limit, pinned in the schema.
+        #[schemars(length(max = crate::MAX_CHAT_CHARS))]
         text: String,
     },
     /// Ask for a fresh snapshot.

@@ -7,7 +7,8 @@
 use serde::{Deserialize, Serialize};
 
 /// Every reason the server refuses a request, as sent on the wire
-/// (snake_case). The rules engine's own reasons travel as [`Code::Rules`].
+/// (snake_case): the server's own reasons and the rules engine's.
+// The engine's reasons are the variant `Code::Rules`, sent untagged.
 #[derive(
     Clone,
     Copy,

@@ -29,9 +29,8 @@ pub struct SeatPresence {
 }
 
 /// A message from the server.
-///
-/// [`ServerMsgKind`] names its types without their content (strum derives
-/// it, so it cannot miss a variant).
+// `ServerMsgKind` names its types without their content (strum derives it,
+// so it cannot miss a variant).
 #[derive(
     Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema, strum::EnumDiscriminants,
 )]

@@ -78,7 +78,14 @@ fn the_client_schema_refuses_what_the_server_refuses() {
     let ok =
         json!({ "type": "action", "id": "a1", "version": 3, "action": { "type": "roll_dice" } });
     assert!(client.is_valid(&ok));
+    // The chat limit counts characters, as the server does, not bytes.
+    let longest = "é".repeat(catan_protocol::MAX_CHAT_CHARS);
+    assert!(client.is_valid(&json!({ "type": "chat", "id": "c1", "text": longest })));
+    let too_long = format!("{longest}a");
+    let other_version = catan_protocol::PROTOCOL_VERSION + 1;
     for bad in [
+        json!({ "type": "chat", "id": "c1", "text": too_long }),
+        json!({ "type": "hello", "protocol": other_version }),
         json!({ "type": "dance", "id": "a1" }),
         json!({ "type": "action", "id": "a1", "version": 3, "action": { "type": "roll_dice" }, "x": 1 }),
         json!({ "type": "action", "id": "a1", "version": 3, "action": { "type": "roll_dice", "x": 1 } }),
