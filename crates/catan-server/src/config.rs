@@ -197,6 +197,20 @@ impl Config {
             ..catan_store::StoreOptions::default()
         }
     }
+    /// The cluster beat's own small pool (node beat, lease renewals and
+    /// releases): two connections, and statements and waits bounded by a
+    /// third of the lease time, so that a renewal stuck behind a busy
+    /// database fails in time for the next beat to try again. Apart from
+    /// the main pool so that client traffic filling that pool can never
+    /// hold renewals up until the node's leases run out.
+    pub fn beat_store_options(&self) -> catan_store::StoreOptions {
+        let third = (self.lease() / 3).max(std::time::Duration::from_millis(100));
+        catan_store::StoreOptions {
+            statement_timeout: third,
+            acquire_timeout: third,
+            max_connections: 2,
+        }
+    }
     /// Whether this server is a node of a cluster ([`Config::node_url`] set).
     pub fn clustered(&self) -> bool {
         self.node_url

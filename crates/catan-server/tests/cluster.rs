@@ -13,7 +13,9 @@
 //! - a forwarded request counts against its client's address at the owner,
 //!   not against the forwarding node's, and only a node can say so;
 //! - a game unloaded while idle stays unloaded until a client asks for it
-//!   (no node's reaper resumes it unasked).
+//!   (no node's reaper resumes it unasked);
+//! - a node whose main database pool is full keeps its leases (the beat
+//!   has a pool of its own).
 
 #[path = "common/persist.rs"]
 mod harness;
@@ -23,10 +25,11 @@ use catan_core::record::{GameRecord, verify};
 use catan_core::{Action, View};
 use futures_util::{SinkExt, StreamExt};
 use harness::{
-    Backend, ServerProcess, TestDb, Via, free_port, http, http_with, started_lobby_via,
+    Backend, Player, ServerProcess, TestDb, Via, free_port, http, http_with, started_lobby_via,
     waits_only_for_people,
 };
 use serde_json::{Value, json};
+use sqlx::{Connection, Executor, PgConnection};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 use tokio::net::TcpStream;
@@ -830,4 +833,72 @@ async fn forwarded_requests_count_against_their_client() {
         limited,
         "a client escaped its limit by naming other addresses"
     );
+}
+
+/// A node whose main pool is full (every connection waiting on a locked
+/// table, more requests queued behind them: a reconnect storm on a slow
+/// database) still beats and renews its leases on the beat's own pool, so
+/// it keeps its lobbies and its players keep their sockets. Before, the
+/// beat waited for a connection behind the requests, the node looked dead
+/// to the others, and the second node took its lobby over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_pool_does_not_cost_a_node_its_leases() {
+    let db = TestDb::new(Backend::Postgres).await;
+    // No rate limit: the requests that fill the pool come from one address.
+    let unlimited = [
+        ("CATAN_HTTP_RATE_PER_SEC", "100000"),
+        ("CATAN_HTTP_RATE_BURST", "100000"),
+    ];
+    let mut nodes = Vec::new();
+    for (i, name) in ["a", "b"].iter().enumerate() {
+        let port = free_port().await;
+        nodes.push(
+            ServerProcess::start_node_with(&db, i as u32, port, name, LEASE_MS, &unlimited).await,
+        );
+    }
+    let (a, b) = (nodes[0].addr, nodes[1].addr);
+    let (lobby, seats) = game_on(a, a, &["Ann"], 2, 0).await;
+    let (seat, token) = &seats[0];
+    let mut ann = Player::connect(a, &lobby, Some((*seat, token))).await;
+    // A game's record is read from `game_actions`; with that table locked,
+    // each request for it holds one of a's pooled connections until its
+    // statement times out, and the rest wait for one. Three lease times of
+    // that. (A lock on `game_actions` leaves b's way to take the lobby over
+    // open: finding orphans and claiming leases do not read it.)
+    let mut lock = PgConnection::connect(&db.url).await.unwrap();
+    lock.execute("BEGIN").await.unwrap();
+    lock.execute("LOCK TABLE game_actions IN ACCESS EXCLUSIVE MODE")
+        .await
+        .unwrap();
+    let record = format!("/api/games/{lobby}");
+    let requests: Vec<_> = (0..40)
+        .map(|_| {
+            let path = record.clone();
+            tokio::spawn(async move { http(a, "GET", &path, None, None).await })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(3 * LEASE_MS)).await;
+    lock.execute("ROLLBACK").await.unwrap();
+    for r in requests {
+        // Answered (most with 503: no connection in time), none lost.
+        let (st, _) = r.await.unwrap();
+        assert!(st == 200 || st == 503, "status {st}");
+    }
+    // Time for a to find out at its next beat had b taken the lobby over.
+    tokio::time::sleep(Duration::from_millis(2 * LEASE_MS)).await;
+    assert!(
+        !nodes[0].log_text().contains("lease lost"),
+        "a lost its lease while its pool was full:\n{}",
+        nodes[0].log_text()
+    );
+    assert!(
+        !nodes[1].log_text().contains("took the lobby over"),
+        "b took a's lobby over:\n{}",
+        nodes[1].log_text()
+    );
+    // Ann's socket is the one she had: it answers, and the lobby is a's.
+    let snapshot = ann.resync().await;
+    assert_eq!(snapshot["type"], "snapshot");
+    assert_eq!(locate(&[b], &lobby).await, Some(a));
+    drop(nodes);
 }

@@ -2,8 +2,11 @@
 //! renew every lease it holds in one statement (publishing changed lobby
 //! listings with it), stop the lobbies whose leases were lost, park the
 //! leases of lobbies that ended here, and stop serving everything before
-//! the leases can expire when renewals keep failing. The reaper (a second
-//! task, `reaper`) takes over orphaned games.
+//! the leases can expire when renewals keep failing. The beat has a pool
+//! of its own, so that client requests filling the main pool (a reconnect
+//! storm, a slow database) cannot hold renewals up until every lease of
+//! the node runs out. The reaper (a second task, `reaper`) takes over
+//! orphaned games.
 
 use super::Cluster;
 use crate::metrics::metrics;
@@ -55,7 +58,7 @@ impl Beat {
             load: load_average(),
             draining: self.cluster.draining(),
         };
-        match c.store.node_beat(&c.id, c.instance, &load).await {
+        match c.beat_store.node_beat(&c.id, c.instance, &load).await {
             Ok(true) => {}
             Ok(false) => tracing::error!(
                 node_id = %c.id,
@@ -75,7 +78,11 @@ impl Beat {
         let held = c.leases.all();
         let listings = self.changed_listings(&held);
         let sent = Instant::now();
-        match c.store.renew_leases(&c.id, &held, &listings, c.lease).await {
+        match c
+            .beat_store
+            .renew_leases(&c.id, &held, &listings, c.lease)
+            .await
+        {
             Ok(renewed) => {
                 metrics()
                     .cluster_renew
@@ -162,7 +169,7 @@ impl Beat {
         for l in &ended {
             self.published.remove(&l.lobby_id);
         }
-        if let Err(e) = c.store.park_leases(&c.id, &ended).await {
+        if let Err(e) = c.beat_store.park_leases(&c.id, &ended).await {
             tracing::warn!(error = %e, "cannot release leases; they expire by themselves");
         }
     }

@@ -51,6 +51,9 @@ struct Inner {
     key: String,
     instance: Uuid,
     store: Store,
+    /// The beat's own pool (`Config::beat_store_options`): renewals never
+    /// wait behind client traffic for a connection.
+    beat_store: Store,
     registry: Registry,
     leases: Arc<Leases>,
     lease: Duration,
@@ -152,10 +155,12 @@ impl Cluster {
 
     /// Registers this node (retrying while a previous process under the same
     /// id may still look alive, up to twice the lease time) and starts its
-    /// beat. `sockets` counts the node's open WebSockets (for the node list).
+    /// beat. `sockets` counts the node's open WebSockets (for the node list);
+    /// `beat_store` is a pool of its own for the beat, on the same database.
     pub async fn join(
         config: &crate::Config,
         store: Store,
+        beat_store: Store,
         registry: Registry,
         leases: Arc<Leases>,
         lost: tokio::sync::mpsc::UnboundedReceiver<Uuid>,
@@ -196,6 +201,7 @@ impl Cluster {
                 key,
                 instance,
                 store,
+                beat_store,
                 registry,
                 leases,
                 lease,
@@ -426,7 +432,12 @@ impl Cluster {
         for l in &held {
             self.inner.leases.remove(l.lobby_id);
         }
-        if let Err(e) = self.inner.store.release_leases(&self.inner.id, &held).await {
+        if let Err(e) = self
+            .inner
+            .beat_store
+            .release_leases(&self.inner.id, &held)
+            .await
+        {
             tracing::warn!(error = %e, "cannot release leases; they expire by themselves");
         }
         if let Err(e) = self

@@ -91,6 +91,14 @@ pub enum OpenError {
 /// Opens the configured store (creating the data directory and the SQLite
 /// file if needed) and applies the migrations.
 pub async fn open_store(config: &Config) -> Result<Store, OpenError> {
+    open_store_with(config, &config.store_options()).await
+}
+
+/// [`open_store`] with its own pool size and timeouts.
+async fn open_store_with(
+    config: &Config,
+    options: &catan_store::StoreOptions,
+) -> Result<Store, OpenError> {
     let location = database_location(config);
     let target = match &location {
         DatabaseLocation::Url(u) => u.clone(),
@@ -104,7 +112,7 @@ pub async fn open_store(config: &Config) -> Result<Store, OpenError> {
             path.to_string_lossy().into_owned()
         }
     };
-    Store::connect_with(&target, &config.store_options())
+    Store::connect_with(&target, options)
         .await
         .map_err(|source| OpenError::Store {
             location: location.describe(),
@@ -162,9 +170,11 @@ async fn clustered_state(
         StoreJournal::new(store.clone(), config.journal_deadline()).fenced_by(leases.clone()),
     );
     let state = AppState::new(config.clone(), journal).with_store(store.clone());
+    let beat_store = open_store_with(&config, &config.beat_store_options()).await?;
     let cluster = Cluster::join(
         &config,
         store,
+        beat_store,
         state.registry.clone(),
         leases,
         lost,
