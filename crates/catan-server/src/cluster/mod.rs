@@ -15,6 +15,7 @@ mod holder;
 pub mod leases;
 mod reaper;
 pub mod route;
+mod seen;
 mod takeover;
 
 use crate::lobby::LobbyHandle;
@@ -66,6 +67,9 @@ struct Inner {
     /// it takes over in a batch. A gate holds until when its lookups wait
     /// for a dead node's lease (they wait without holding it).
     gates: Mutex<HashMap<Uuid, Gate>>,
+    /// Where other nodes' lobbies were found a moment ago (`seen`): the
+    /// clients of a lobby ask together, and one query answers them all.
+    seen: seen::Seen,
     /// When the reaper should look for orphans next, sooner than its beat:
     /// set by a lookup that found a lobby's node gone, for the moment the
     /// lease runs out, so that the dead node's lobbies are taken over in
@@ -208,6 +212,7 @@ impl Cluster {
                 draining: AtomicBool::new(false),
                 sockets,
                 gates: Mutex::new(HashMap::new()),
+                seen: seen::Seen::new(lease / 3),
                 reap_at: Mutex::new(None),
                 reap_wake: tokio::sync::Notify::new(),
                 takeovers: tokio::sync::Semaphore::new(TAKEOVERS_AT_ONCE),
@@ -299,6 +304,14 @@ impl Cluster {
         if let Some(h) = self.inner.registry.get(lobby) {
             return Ok(Located::Here(h));
         }
+        match unreachable {
+            Some(_) => self.inner.seen.forget(lobby),
+            None => {
+                if let Some(url) = self.inner.seen.get(lobby) {
+                    return Ok(Located::There(url));
+                }
+            }
+        }
         let gate = self.gate(lobby);
         let found = self.take_turns(lobby, unreachable, &gate).await;
         self.ungate(lobby, &gate);
@@ -319,7 +332,13 @@ impl Cluster {
             let wait = match *turn {
                 Some(until) if !waited && until > Instant::now() => until,
                 _ => match self.find(lobby, unreachable, waited).await? {
-                    Found::Done(located) => return Ok(located),
+                    Found::Done(located) => {
+                        match &located {
+                            Located::There(url) => self.inner.seen.insert(lobby, url),
+                            _ => self.inner.seen.forget(lobby),
+                        }
+                        return Ok(located);
+                    }
                     Found::WaitUntil(until) => {
                         *turn = Some(until);
                         until
@@ -375,6 +394,13 @@ impl Cluster {
         // Another lookup, or the reaper, may have taken it over meanwhile.
         if let Some(h) = self.inner.registry.get(lobby) {
             return Ok(Found::Done(Located::Here(h)));
+        }
+        // Or the lookup before this one in its turn found it elsewhere.
+        if unreachable.is_none()
+            && !waited
+            && let Some(url) = self.inner.seen.get(lobby)
+        {
+            return Ok(Found::Done(Located::There(url)));
         }
         let lease = self.inner.lease;
         match self.inner.store.lease_owner(lobby).await? {
