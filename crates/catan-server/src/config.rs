@@ -198,16 +198,17 @@ impl Config {
         }
     }
     /// The cluster beat's own small pool (node beat, lease renewals and
-    /// releases): two connections, and statements and waits bounded by a
-    /// third of the lease time, so that a renewal stuck behind a busy
-    /// database fails in time for the next beat to try again. Apart from
-    /// the main pool so that client traffic filling that pool can never
-    /// hold renewals up until the node's leases run out.
+    /// releases): two connections, apart from the main pool so that client
+    /// traffic filling that pool can never hold renewals up until the
+    /// node's leases run out. A statement may take two thirds of the lease
+    /// (a slow renewal answered in time still renews: the beat gives it up
+    /// only when the node must stop serving anyway); a wait for one of the
+    /// two connections, a third.
     pub fn beat_store_options(&self) -> catan_store::StoreOptions {
-        let third = (self.lease() / 3).max(std::time::Duration::from_millis(100));
+        let lease = self.lease();
         catan_store::StoreOptions {
-            statement_timeout: third,
-            acquire_timeout: third,
+            statement_timeout: lease * 2 / 3,
+            acquire_timeout: lease / 3,
             max_connections: 2,
         }
     }

@@ -15,7 +15,9 @@
 //! - a game unloaded while idle stays unloaded until a client asks for it
 //!   (no node's reaper resumes it unasked);
 //! - a node whose main database pool is full keeps its leases (the beat
-//!   has a pool of its own).
+//!   has a pool of its own);
+//! - a node whose renewals hang stops serving with time to spare before
+//!   its leases expire.
 
 #[path = "common/persist.rs"]
 mod harness;
@@ -901,4 +903,55 @@ async fn a_full_pool_does_not_cost_a_node_its_leases() {
     assert_eq!(snapshot["type"], "snapshot");
     assert_eq!(locate(&[b], &lobby).await, Some(a));
     drop(nodes);
+}
+
+/// A node whose renewals hang (the lease table locked: a stuck database)
+/// stops serving its lobbies before its leases can expire, without waiting
+/// for the renewal to fail: its players are told the lobby moved while the
+/// lease is still surely its own, so no other node can be serving it yet.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_whose_renewals_hang_stops_before_its_leases_expire() {
+    let db = TestDb::new(Backend::Postgres).await;
+    let port = free_port().await;
+    // A longer lease than the others' here, so that the third of it the
+    // node keeps in hand (1 s) is far more than a busy machine's delays.
+    let node = ServerProcess::start_node(&db, 0, port, "a", 3000).await;
+    let (lobby, seats) = game_on(node.addr, node.addr, &["Ann"], 2, 0).await;
+    let (seat, token) = &seats[0];
+    let mut ann = Player::connect(node.addr, &lobby, Some((*seat, token))).await;
+    let mut lock = PgConnection::connect(&db.url).await.unwrap();
+    lock.execute("BEGIN").await.unwrap();
+    lock.execute("LOCK TABLE lobby_leases IN ACCESS EXCLUSIVE MODE")
+        .await
+        .unwrap();
+    // The lock waited for any renewal in flight: this is the last expiry
+    // the node renewed to, by the database's clock.
+    let (expires_ms,): (i64,) = sqlx::query_as(
+        "SELECT (extract(epoch FROM expires) * 1000)::int8 FROM lobby_leases \
+         WHERE lobby_id = $1::uuid",
+    )
+    .bind(&lobby)
+    .fetch_one(&mut lock)
+    .await
+    .unwrap();
+    assert_eq!(ann.closed_with().await, Some(4010), "told the lobby moved");
+    let log = node.log_text();
+    let stopped = log
+        .lines()
+        .find(|l| l.contains("this node stops serving its lobbies"))
+        .unwrap_or_else(|| panic!("the node never stopped serving:\n{log}"));
+    let at: chrono::DateTime<chrono::Utc> = stopped
+        .split_whitespace()
+        .next()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("no time on {stopped:?}"));
+    lock.execute("ROLLBACK").await.unwrap();
+    let expires = chrono::DateTime::from_timestamp_millis(expires_ms).unwrap();
+    // It keeps a third of the lease in hand against clocks that run at
+    // slightly different rates; at least half of that must be left.
+    assert!(
+        at + chrono::Duration::milliseconds(500) <= expires,
+        "stopped at {at}, too close to its lease running out at {expires}"
+    );
+    drop(node);
 }

@@ -78,11 +78,21 @@ impl Beat {
         let held = c.leases.all();
         let listings = self.changed_listings(&held);
         let sent = Instant::now();
-        match c
-            .beat_store
-            .renew_leases(&c.id, &held, &listings, c.lease)
-            .await
-        {
+        // Stop before the database's clock can expire the leases: a third
+        // of the lease time early, since this clock and a takeover's may
+        // differ a little in rate. A renewal still unanswered by then is
+        // given up (a slow one that is answered in time counts: the leases
+        // it renews run from when it was sent).
+        let margin = c.lease / 3;
+        let renewal = c.beat_store.renew_leases(&c.id, &held, &listings, c.lease);
+        let answer = match self.valid_until.and_then(|u| u.checked_sub(margin)) {
+            Some(stop) => tokio::time::timeout_at(stop, renewal)
+                .await
+                .map_err(|_| "no answer before the leases had to be given up".to_string())
+                .and_then(|r| r.map_err(|e| e.to_string())),
+            None => renewal.await.map_err(|e| e.to_string()),
+        };
+        match answer {
             Ok(renewed) => {
                 metrics()
                     .cluster_renew
@@ -102,10 +112,6 @@ impl Beat {
             }
             Err(e) => {
                 tracing::warn!(error = %e, leases = held.len(), "cannot renew leases");
-                // Stop before the database's clock can expire the leases: a
-                // third of the lease time early, since this clock and a
-                // takeover's may differ a little in rate.
-                let margin = c.lease / 3;
                 if self
                     .valid_until
                     .is_some_and(|until| Instant::now() + margin >= until)
