@@ -518,10 +518,16 @@ impl Store {
     /// Claims, in one statement, the leases of those of `ids` that are
     /// stored games in progress nobody holds (expired, released or never
     /// leased), each at its next epoch; answers the games won with their
-    /// epochs. The lease rows are locked `FOR UPDATE` in id order, so two
-    /// nodes claiming overlapping sets at once never deadlock, and the
-    /// locks order each claim after any append in flight, as in
-    /// [`Store::claim_game`].
+    /// epochs. Only the rows it can take are locked, `FOR UPDATE` in id
+    /// order, skipping any row another transaction holds: the locks order
+    /// each claim after any append in flight, as in [`Store::claim_game`]
+    /// (a row an append or a late renewal holds is skipped this round and
+    /// looked at again the next), two nodes claiming overlapping sets at
+    /// once never wait for each other, and a live lease's row is never
+    /// locked, so its owner's renewal never waits for a claim. (Locking
+    /// every row asked for, live ones too, made a survivor's renewal wait
+    /// for the other survivor's whole batch claim after a node died, until
+    /// it gave its own leases up.)
     pub async fn claim_games(
         &self,
         ids: &[Uuid],
@@ -536,10 +542,12 @@ impl Store {
                              WHERE id = ANY($1::uuid[]) AND status = 'in_progress'), \
                   lock AS (SELECT lobby_id FROM lobby_leases \
                              WHERE lobby_id IN (SELECT id FROM want) \
-                             ORDER BY lobby_id FOR UPDATE) \
+                               AND (expires < now() OR node_id IS NULL) \
+                             ORDER BY lobby_id FOR UPDATE SKIP LOCKED) \
              INSERT INTO lobby_leases (lobby_id, node_id, epoch, expires) \
-             SELECT id, $2, 1, now() + make_interval(secs => $3 / 1000.0) FROM want \
-             WHERE (SELECT count(*) FROM lock) >= 0 \
+             SELECT id, $2, 1, now() + make_interval(secs => $3 / 1000.0) FROM want w \
+             WHERE w.id IN (SELECT lobby_id FROM lock) \
+                OR NOT EXISTS (SELECT 1 FROM lobby_leases l WHERE l.lobby_id = w.id) \
              ORDER BY id \
              ON CONFLICT (lobby_id) DO UPDATE SET node_id = $2, \
                epoch = lobby_leases.epoch + 1, parked = FALSE, \

@@ -78,15 +78,20 @@ impl Beat {
         let held = c.leases.all();
         let listings = self.changed_listings(&held);
         let sent = Instant::now();
-        // Stop before the database's clock can expire the leases: a third
-        // of the lease time early, since this clock and a takeover's may
-        // differ a little in rate. A renewal still unanswered by then is
+        // Stop before the database's clock can expire the leases, a tenth
+        // of the lease time early: the leases run from the database's clock
+        // when the renewal ran, later than `sent`, and the two clocks'
+        // rates differ by far less. A renewal still unanswered by then is
         // given up (a slow one that is answered in time counts: the leases
-        // it renews run from when it was sent).
-        let margin = c.lease / 3;
+        // it renews run from when it was sent). One sent late (this beat
+        // itself was held up, by a busy runtime) still gets a third of the
+        // lease: it renews whatever nobody has taken over meanwhile, which
+        // giving up unasked would have handed to the others, every lobby
+        // and its players at once; an old owner's writes stay fenced.
+        let margin = c.lease / 10;
         let renewal = c.beat_store.renew_leases(&c.id, &held, &listings, c.lease);
         let answer = match self.valid_until.and_then(|u| u.checked_sub(margin)) {
-            Some(stop) => tokio::time::timeout_at(stop, renewal)
+            Some(stop) => tokio::time::timeout_at(stop.max(sent + c.lease / 3), renewal)
                 .await
                 .map_err(|_| "no answer before the leases had to be given up".to_string())
                 .and_then(|r| r.map_err(|e| e.to_string())),
