@@ -9,6 +9,7 @@ use crate::geometry::geo;
 use crate::ids::{HexId, Seat};
 use crate::options::GameOptions;
 use crate::resource::{DevCard, ResourceSet};
+use crate::rules::production::RobberMove;
 use crate::state::{BANK_EACH, GENERIC_HARBOUR, Game, Phase, Player};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -206,8 +207,12 @@ impl Game {
             Action::BuyDevelopmentCard => self.buy_dev_card(seat, out),
             Action::RollDice => self.roll_dice(seat, out),
             Action::Discard { cards } => self.discard(seat, cards, out),
-            Action::MoveRobber { hex, victim } => self.move_robber(seat, hex, victim, out),
-            Action::PlayKnight { hex, victim } => self.play_knight(seat, hex, victim, out),
+            Action::MoveRobber { hex, victim } => {
+                self.move_robber(seat, RobberMove { hex, victim }, out)
+            }
+            Action::PlayKnight { hex, victim } => {
+                self.play_knight(seat, RobberMove { hex, victim }, out)
+            }
             Action::PlayRoadBuilding { edges } => self.play_road_building(seat, edges, out),
             Action::PlayInvention { resources } => self.play_invention(seat, resources, out),
             Action::PlayMonopoly { resource } => self.play_monopoly(seat, resource, out),
