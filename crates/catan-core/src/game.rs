@@ -320,6 +320,12 @@ impl Game {
         Seat(((s.index() + 1) % self.n_players()) as u8)
     }
 
+    /// The first seat whose player `has` holds, if any.
+    #[inline]
+    fn seat_where(&self, has: impl Fn(&Player) -> bool) -> Option<Seat> {
+        self.players.iter().position(has).map(|i| Seat(i as u8))
+    }
+
     /// Who owns a building on vertex `v`, if anyone.
     #[inline]
     pub fn vertex_owner(&self, v: u8) -> Option<Seat> {
@@ -327,10 +333,7 @@ impl Game {
         if self.occupied_vertices & bit == 0 {
             return None;
         }
-        self.players
-            .iter()
-            .position(|p| p.buildings() & bit != 0)
-            .map(|i| Seat(i as u8))
+        self.seat_where(|p| p.buildings() & bit != 0)
     }
 
     /// Who owns the road on edge `e`, if anyone.
@@ -340,10 +343,7 @@ impl Game {
         if self.occupied_edges & bit == 0 {
             return None;
         }
-        self.players
-            .iter()
-            .position(|p| p.roads & bit != 0)
-            .map(|i| Seat(i as u8))
+        self.seat_where(|p| p.roads & bit != 0)
     }
 }
 
