@@ -9,12 +9,6 @@
 # weighted, victorypoint (Catanatron's own), value and alphabeta (ours, see
 # search_players.py).
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-venv="$here/.venv"
-if [ ! -x "$venv/bin/python" ]; then
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet "catanatron==3.2.1"
-fi
+. "$(dirname "$0")/venv.sh"
 cargo build --release --quiet -p catan-cli --manifest-path "$root/Cargo.toml"
 exec "$venv/bin/python" "$here/bridge.py" --catan "$root/target/release/catan" "$@"

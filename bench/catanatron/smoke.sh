@@ -4,13 +4,7 @@
 # engine, failing if any of our answers was not translatable. Needs PyPI
 # (once, for the virtualenv) and a built target/debug/catan.
 set -eu
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-venv="$here/.venv"
-if [ ! -x "$venv/bin/python" ]; then
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet "catanatron==3.2.1"
-fi
+. "$(dirname "$0")/venv.sh"
 catan="$root/target/debug/catan"
 "$venv/bin/python" "$here/bridge.py" --catan "$catan" --strict --games 2 --opponent weighted --kind normal
 "$venv/bin/python" "$here/bridge.py" --catan "$catan" --strict --games 2 --opponent value --kind hard --playouts 20

@@ -129,12 +129,15 @@ impl<'a> Ctx<'a> {
             .unwrap_or(0)
     }
 
+    /// The other players, in seat order.
+    pub fn opponents(&self) -> impl Iterator<Item = &'a PlayerView> + use<'a> {
+        let me = self.me;
+        self.view.players.iter().filter(move |p| p.seat != me)
+    }
+
     /// The opponent showing the most points (ties: more cards in hand).
     pub fn leader(&self) -> Option<Seat> {
-        self.view
-            .players
-            .iter()
-            .filter(|p| p.seat != self.me)
+        self.opponents()
             .max_by_key(|p| (p.visible_points, p.resource_count))
             .map(|p| p.seat)
     }

@@ -13,14 +13,7 @@ use catan_core::rules::awards::longest_trail;
 /// The trail the bot must beat for the award: 5, or one more than the
 /// longest of anyone else's.
 fn needed(ctx: &Ctx) -> u8 {
-    let best_other = ctx
-        .view
-        .players
-        .iter()
-        .filter(|p| p.seat != ctx.me)
-        .map(|p| p.longest_trail)
-        .max()
-        .unwrap_or(0);
+    let best_other = ctx.opponents().map(|p| p.longest_trail).max().unwrap_or(0);
     5.max(best_other + 1)
 }
 

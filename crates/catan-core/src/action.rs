@@ -7,7 +7,6 @@
 use crate::ids::{EdgeId, HexId, OfferId, Seat, VertexId};
 use crate::resource::{Resource, ResourceSet};
 use serde::de::{SeqAccess, Visitor};
-use serde::ser::SerializeSeq;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
@@ -67,11 +66,7 @@ impl<T: Copy> Pair<T> {
 
 impl<T: Copy + Serialize> Serialize for Pair<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut seq = s.serialize_seq(Some(self.len.min(2) as usize))?;
-        for i in self.iter() {
-            seq.serialize_element(&i)?;
-        }
-        seq.end()
+        s.collect_seq(self.iter())
     }
 }
 
@@ -125,11 +120,7 @@ impl SeatSet {
 
 impl Serialize for SeatSet {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut seq = s.serialize_seq(None)?;
-        for x in self.iter() {
-            seq.serialize_element(&x)?;
-        }
-        seq.end()
+        s.collect_seq(self.iter())
     }
 }
 

@@ -9,6 +9,7 @@ use crate::geometry::geo;
 use crate::ids::{HexId, Seat};
 use crate::options::GameOptions;
 use crate::resource::{DevCard, ResourceSet};
+use crate::rules::production::RobberMove;
 use crate::state::{BANK_EACH, GENERIC_HARBOUR, Game, Phase, Player};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -206,8 +207,12 @@ impl Game {
             Action::BuyDevelopmentCard => self.buy_dev_card(seat, out),
             Action::RollDice => self.roll_dice(seat, out),
             Action::Discard { cards } => self.discard(seat, cards, out),
-            Action::MoveRobber { hex, victim } => self.move_robber(seat, hex, victim, out),
-            Action::PlayKnight { hex, victim } => self.play_knight(seat, hex, victim, out),
+            Action::MoveRobber { hex, victim } => {
+                self.move_robber(seat, RobberMove { hex, victim }, out)
+            }
+            Action::PlayKnight { hex, victim } => {
+                self.play_knight(seat, RobberMove { hex, victim }, out)
+            }
             Action::PlayRoadBuilding { edges } => self.play_road_building(seat, edges, out),
             Action::PlayInvention { resources } => self.play_invention(seat, resources, out),
             Action::PlayMonopoly { resource } => self.play_monopoly(seat, resource, out),
@@ -315,6 +320,12 @@ impl Game {
         Seat(((s.index() + 1) % self.n_players()) as u8)
     }
 
+    /// The first seat whose player `has` holds, if any.
+    #[inline]
+    fn seat_where(&self, has: impl Fn(&Player) -> bool) -> Option<Seat> {
+        self.players.iter().position(has).map(|i| Seat(i as u8))
+    }
+
     /// Who owns a building on vertex `v`, if anyone.
     #[inline]
     pub fn vertex_owner(&self, v: u8) -> Option<Seat> {
@@ -322,10 +333,7 @@ impl Game {
         if self.occupied_vertices & bit == 0 {
             return None;
         }
-        self.players
-            .iter()
-            .position(|p| p.buildings() & bit != 0)
-            .map(|i| Seat(i as u8))
+        self.seat_where(|p| p.buildings() & bit != 0)
     }
 
     /// Who owns the road on edge `e`, if anyone.
@@ -335,10 +343,7 @@ impl Game {
         if self.occupied_edges & bit == 0 {
             return None;
         }
-        self.players
-            .iter()
-            .position(|p| p.roads & bit != 0)
-            .map(|i| Seat(i as u8))
+        self.seat_where(|p| p.roads & bit != 0)
     }
 }
 

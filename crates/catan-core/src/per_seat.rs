@@ -1,7 +1,6 @@
 //! A small inline per-seat array (3 or 4 entries) that serializes as a list.
 
 use serde::de::{SeqAccess, Visitor};
-use serde::ser::SerializeSeq;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
@@ -53,11 +52,7 @@ impl<T: Copy + Default> std::ops::IndexMut<usize> for PerSeat<T> {
 
 impl<T: Copy + Default + Serialize> Serialize for PerSeat<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut seq = s.serialize_seq(Some(self.len as usize))?;
-        for v in self.as_slice() {
-            seq.serialize_element(v)?;
-        }
-        seq.end()
+        s.collect_seq(self.as_slice())
     }
 }
 

@@ -70,6 +70,37 @@ impl JournalError {
     }
 }
 
+/// A seat that changed hands during a game: `occupant` sits in `seat` now,
+/// with `token_hash` if a person.
+#[derive(Clone, Copy, Debug)]
+pub struct SeatChange<'a> {
+    /// The seat.
+    pub seat: Seat,
+    /// Who sits there now.
+    pub occupant: &'a SeatRecord,
+    /// The hash of the occupant's seat token; none for a bot.
+    pub token_hash: Option<&'a str>,
+}
+
+impl SeatChange<'_> {
+    /// Writes the change into `game`'s seats and token hashes, the one
+    /// place both journals keep them in; refuses a seat `game` lacks.
+    pub fn apply(&self, game: &mut StoredGame) -> Result<(), JournalError> {
+        let i = self.seat.index();
+        match (game.record.seats.get_mut(i), game.token_hashes.get_mut(i)) {
+            (Some(occupant), Some(token_hash)) => {
+                *occupant = self.occupant.clone();
+                *token_hash = self.token_hash.map(str::to_string);
+                Ok(())
+            }
+            _ => Err(JournalError::new(format!(
+                "{} is not in game {}",
+                self.seat, game.id
+            ))),
+        }
+    }
+}
+
 /// A boxed future, so that [`Journal`] stays object safe.
 pub type JournalFuture<'a> = Pin<Box<dyn Future<Output = Result<(), JournalError>> + Send + 'a>>;
 
@@ -86,14 +117,8 @@ pub trait Journal: Send + Sync + 'static {
     /// be recorded (its seq holds a different action, or the game is gone).
     fn settle<'a>(&'a self, lobby_id: Uuid, action: &'a RecordedAction) -> JournalFuture<'a>;
     /// A seat changed hands during a game (a player left and a bot took
-    /// over): `occupant` sits in `seat` now, with `token_hash` if a person.
-    fn seat_changed<'a>(
-        &'a self,
-        lobby_id: Uuid,
-        seat: Seat,
-        occupant: &'a SeatRecord,
-        token_hash: Option<&'a str>,
-    ) -> JournalFuture<'a>;
+    /// over).
+    fn seat_changed<'a>(&'a self, lobby_id: Uuid, change: SeatChange<'a>) -> JournalFuture<'a>;
     /// The game of lobby `lobby_id` ended as `result`.
     fn game_finished<'a>(&'a self, lobby_id: Uuid, result: &'a GameResult) -> JournalFuture<'a>;
     /// Whether a game can be rebuilt from this journal after its lobby is
@@ -199,22 +224,11 @@ impl Journal for MemoryJournal {
         })
     }
 
-    fn seat_changed<'a>(
-        &'a self,
-        lobby_id: Uuid,
-        seat: Seat,
-        occupant: &'a SeatRecord,
-        token_hash: Option<&'a str>,
-    ) -> JournalFuture<'a> {
+    fn seat_changed<'a>(&'a self, lobby_id: Uuid, change: SeatChange<'a>) -> JournalFuture<'a> {
         Box::pin(async move {
-            self.with_game(lobby_id, |g| {
-                if let Some(s) = g.record.seats.get_mut(seat.index()) {
-                    *s = occupant.clone();
-                }
-                if let Some(t) = g.token_hashes.get_mut(seat.index()) {
-                    *t = token_hash.map(str::to_string);
-                }
-            })
+            let mut applied = Ok(());
+            self.with_game(lobby_id, |g| applied = change.apply(g))?;
+            applied
         })
     }
 

@@ -71,13 +71,21 @@ fn path_param(name: &'static str, description: &'static str) -> Param {
     }
 }
 
-fn query_int(name: &'static str, min: u64, description: &'static str) -> Param {
+fn query_param(name: &'static str, schema: Value, description: &'static str) -> Param {
     Param {
         name,
         place: In::Query,
-        schema: json!({ "type": "integer", "minimum": min }),
+        schema,
         description,
     }
+}
+
+fn query_int(name: &'static str, min: u64, description: &'static str) -> Param {
+    query_param(
+        name,
+        json!({ "type": "integer", "minimum": min }),
+        description,
+    )
 }
 
 /// Refusals any request may meet: a bad request, a timeout, a rate limit.
@@ -85,27 +93,80 @@ const CLIENT: &[&str] = &["4XX"];
 /// And those that also read the store, which may be unavailable.
 const STORE: &[&str] = &["4XX", "503"];
 
-/// Every operation of the HTTP API.
-pub fn operations(g: &mut SchemaGenerator) -> Vec<Operation> {
-    let lobby_id = || path_param("id", "the lobby id (a UUID)");
-    let game_id = || path_param("id", "the game id (a UUID; a lobby's id is its game's id)");
-    let op = |method, path, summary, ok, answer| Operation {
+/// An operation that answers 200 with `answer` and may be refused as any
+/// request may; the builder methods below add what differs.
+fn op(
+    method: &'static str,
+    path: &'static str,
+    summary: &'static str,
+    answer: Answer,
+) -> Operation {
+    Operation {
         method,
         path,
         summary,
         params: Vec::new(),
         bearer: false,
         body: None,
-        ok,
+        ok: 200,
         answer,
         refusals: CLIENT,
         other: Vec::new(),
-    };
-    let json_of =
-        |g: &mut SchemaGenerator, s: fn(&mut SchemaGenerator) -> Schema| Answer::Json(s(g));
-    fn schema<T: JsonSchema>(g: &mut SchemaGenerator) -> Schema {
-        g.subschema_for::<T>()
     }
+}
+
+impl Operation {
+    /// Succeeds with another status than 200.
+    fn status(self, ok: u16) -> Self {
+        Operation { ok, ..self }
+    }
+
+    /// Takes these path and query parameters too.
+    fn params(mut self, more: Vec<Param>) -> Self {
+        self.params.extend(more);
+        self
+    }
+
+    /// Takes a JSON request body.
+    fn body(self, body: Schema) -> Self {
+        Operation {
+            body: Some(body),
+            ..self
+        }
+    }
+
+    /// Needs a seat or host token.
+    fn bearer(self) -> Self {
+        Operation {
+            bearer: true,
+            ..self
+        }
+    }
+
+    /// Reads the store, so it may also answer 503.
+    fn store(self) -> Self {
+        Operation {
+            refusals: STORE,
+            ..self
+        }
+    }
+
+    /// Acts on the lobby named by `{id}`. It reads the store, and a cluster
+    /// node answers 503 lobby_moved while a lobby moves.
+    fn lobby(self) -> Self {
+        self.params(vec![path_param("id", "the lobby id (a UUID)")])
+            .store()
+    }
+}
+
+/// A JSON answer of type `T`.
+fn json<T: JsonSchema>(g: &mut SchemaGenerator) -> Answer {
+    Answer::Json(g.subschema_for::<T>())
+}
+
+/// Every operation of the HTTP API.
+pub fn operations(g: &mut SchemaGenerator) -> Vec<Operation> {
+    let game_id = || path_param("id", "the game id (a UUID; a lobby's id is its game's id)");
     let health = Answer::Json(json_schema!({
         "type": "object",
         "required": ["status"],
@@ -120,222 +181,159 @@ pub fn operations(g: &mut SchemaGenerator) -> Vec<Operation> {
             "stopping": { "type": "boolean" },
         },
     });
-    let ops = vec![
+    let ready = "Readiness: the store answers and the server is not stopping";
+    let per_page = json!({ "type": "integer", "minimum": 1, "maximum": catan_store::MAX_PER_PAGE });
+    vec![
         op(
             "get",
             "/healthz",
             "Liveness: the process serves requests",
-            200,
             health,
         ),
         Operation {
             refusals: &[],
             other: vec![(503, readiness.clone())],
-            ..op(
-                "get",
-                "/readyz",
-                "Readiness: the store answers and the server is not stopping",
-                200,
-                Answer::Json(readiness),
-            )
+            ..op("get", "/readyz", ready, Answer::Json(readiness))
         },
         op(
             "get",
             "/metrics",
             "Prometheus metrics",
-            200,
             Answer::Text("application/openmetrics-text"),
         ),
         op(
             "get",
             "/api/openapi.json",
             "This document",
-            200,
             Answer::Text("application/json"),
         ),
         op(
             "get",
             "/api/lobbies",
             "Public lobbies",
-            200,
-            json_of(g, schema::<LobbyList>),
+            json::<LobbyList>(g),
         ),
-        Operation {
-            body: Some(schema::<CreateLobby>(g)),
-            ..op(
-                "post",
-                "/api/lobbies",
-                "Create a lobby; the creator gets the host token",
-                201,
-                json_of(g, schema::<Created>),
-            )
-        },
-        Operation {
-            params: vec![lobby_id()],
-            // A cluster node answers 503 lobby_moved while a lobby moves.
-            refusals: STORE,
-            ..op(
-                "get",
-                "/api/lobbies/{id}",
-                "One lobby, public or private",
-                200,
-                json_of(g, schema::<LobbyInfo>),
-            )
-        },
-        Operation {
-            params: vec![lobby_id()],
-            // A cluster node answers 503 lobby_moved while a lobby moves.
-            refusals: STORE,
-            body: Some(schema::<JoinReq>(g)),
-            ..op(
-                "post",
-                "/api/lobbies/{id}/join",
-                "Take a seat; answers the seat token",
-                200,
-                json_of(g, schema::<Joined>),
-            )
-        },
-        Operation {
-            params: vec![lobby_id()],
-            // A cluster node answers 503 lobby_moved while a lobby moves.
-            refusals: STORE,
-            bearer: true,
-            ..op(
-                "post",
-                "/api/lobbies/{id}/leave",
-                "Leave one's seat (a bot takes it in a running game)",
-                200,
-                json_of(g, schema::<LobbyOnly>),
-            )
-        },
-        Operation {
-            params: vec![lobby_id()],
-            // A cluster node answers 503 lobby_moved while a lobby moves.
-            refusals: STORE,
-            bearer: true,
-            body: Some(schema::<AddBotReq>(g)),
-            ..op(
-                "post",
-                "/api/lobbies/{id}/bots",
-                "Seat a bot (host)",
-                200,
-                json_of(g, schema::<BotAdded>),
-            )
-        },
-        Operation {
-            params: vec![lobby_id(), path_param("seat", "the bot's seat, from 0")],
-            refusals: STORE,
-            bearer: true,
-            ..op(
-                "delete",
-                "/api/lobbies/{id}/bots/{seat}",
-                "Remove a bot before the start (host)",
-                200,
-                json_of(g, schema::<LobbyOnly>),
-            )
-        },
-        Operation {
-            params: vec![lobby_id()],
-            // A cluster node answers 503 lobby_moved while a lobby moves.
-            refusals: STORE,
-            bearer: true,
-            ..op(
-                "post",
-                "/api/lobbies/{id}/start",
-                "Start the game (host)",
-                200,
-                json_of(g, schema::<LobbyOnly>),
-            )
-        },
-        Operation {
-            params: vec![lobby_id()],
-            // A cluster node answers 503 lobby_moved while a lobby moves.
-            refusals: STORE,
-            ..op(
-                "get",
-                "/api/lobbies/{id}/ws",
-                "The lobby's WebSocket (docs/PROTOCOL.md, docs/schema/)",
-                101,
-                Answer::Upgrade,
-            )
-        },
+        op(
+            "post",
+            "/api/lobbies",
+            "Create a lobby; the creator gets the host token",
+            json::<Created>(g),
+        )
+        .status(201)
+        .body(g.subschema_for::<CreateLobby>()),
+        op(
+            "get",
+            "/api/lobbies/{id}",
+            "One lobby, public or private",
+            json::<LobbyInfo>(g),
+        )
+        .lobby(),
+        op(
+            "post",
+            "/api/lobbies/{id}/join",
+            "Take a seat; answers the seat token",
+            json::<Joined>(g),
+        )
+        .lobby()
+        .body(g.subschema_for::<JoinReq>()),
+        op(
+            "post",
+            "/api/lobbies/{id}/leave",
+            "Leave one's seat (a bot takes it in a running game)",
+            json::<LobbyOnly>(g),
+        )
+        .lobby()
+        .bearer(),
+        op(
+            "post",
+            "/api/lobbies/{id}/bots",
+            "Seat a bot (host)",
+            json::<BotAdded>(g),
+        )
+        .lobby()
+        .bearer()
+        .body(g.subschema_for::<AddBotReq>()),
+        op(
+            "delete",
+            "/api/lobbies/{id}/bots/{seat}",
+            "Remove a bot before the start (host)",
+            json::<LobbyOnly>(g),
+        )
+        .lobby()
+        .params(vec![path_param("seat", "the bot's seat, from 0")])
+        .bearer(),
+        op(
+            "post",
+            "/api/lobbies/{id}/start",
+            "Start the game (host)",
+            json::<LobbyOnly>(g),
+        )
+        .lobby()
+        .bearer(),
+        op(
+            "get",
+            "/api/lobbies/{id}/ws",
+            "The lobby's WebSocket (docs/PROTOCOL.md, docs/schema/)",
+            Answer::Upgrade,
+        )
+        .status(101)
+        .lobby(),
         op(
             "get",
             "/api/bot-kinds",
             "The bot levels a host may seat",
-            200,
-            json_of(g, schema::<BotKinds>),
+            json::<BotKinds>(g),
         ),
         op(
             "get",
             "/api/config",
             "Settings the pages read at start",
-            200,
-            json_of(g, schema::<PageConfig>),
+            json::<PageConfig>(g),
         ),
-        Operation {
-            refusals: STORE,
-            ..op(
-                "get",
-                "/api/nodes",
-                "The live nodes of the cluster with their load (docs/CLUSTER.md)",
-                200,
-                json_of(g, schema::<NodeList>),
-            )
-        },
-        Operation {
-            params: vec![
-                query_int("page", 1, "page number, from 1"),
-                Param {
-                    name: "per_page",
-                    place: In::Query,
-                    schema: json!({ "type": "integer", "minimum": 1, "maximum": catan_store::MAX_PER_PAGE }),
-                    description: "games per page, 1 to 100",
-                },
-                Param {
-                    name: "player",
-                    place: In::Query,
-                    schema: json!({ "type": "string" }),
-                    description: "only games with a seat whose name contains this",
-                },
-            ],
-            refusals: STORE,
-            ..op(
-                "get",
-                "/api/games",
-                "Finished games, newest first",
-                200,
-                json_of(g, schema::<GamePage>),
-            )
-        },
-        Operation {
-            params: vec![game_id()],
-            refusals: STORE,
-            ..op(
-                "get",
-                "/api/games/{id}",
-                "One game's record (docs/GAME_RECORD.md)",
-                200,
-                json_of(g, schema::<GameRecord>),
-            )
-        },
-        Operation {
-            params: vec![
-                game_id(),
-                query_int("from", 0, "first position (0: before any action)"),
-                query_int("to", 0, "last position, inclusive"),
-            ],
-            refusals: STORE,
-            ..op(
-                "get",
-                "/api/games/{id}/steps",
-                "A finished game replayed step by step",
-                200,
-                json_of(g, schema::<Steps>),
-            )
-        },
-    ];
-    ops
+        op(
+            "get",
+            "/api/nodes",
+            "The live nodes of the cluster with their load (docs/CLUSTER.md)",
+            json::<NodeList>(g),
+        )
+        .store(),
+        op(
+            "get",
+            "/api/games",
+            "Finished games, newest first",
+            json::<GamePage>(g),
+        )
+        .params(vec![
+            query_int("page", 1, "page number, from 1"),
+            query_param("per_page", per_page, "games per page, 1 to 100"),
+            query_param(
+                "player",
+                json!({ "type": "string" }),
+                "only games with a seat whose name contains this",
+            ),
+        ])
+        .store(),
+        op(
+            "get",
+            "/api/games/{id}",
+            "One game's record (docs/GAME_RECORD.md)",
+            json::<GameRecord>(g),
+        )
+        .params(vec![game_id()])
+        .store(),
+        op(
+            "get",
+            "/api/games/{id}/steps",
+            "A finished game replayed step by step",
+            json::<Steps>(g),
+        )
+        .params(vec![
+            game_id(),
+            query_int("from", 0, "first position (0: before any action)"),
+            query_int("to", 0, "last position, inclusive"),
+        ])
+        .store(),
+    ]
 }
 
 /// The whole document.

@@ -1,5 +1,6 @@
 //! Playing Road Building, Invention and Monopoly when they move the plan on.
 
+use super::best;
 use crate::board_eval::missing;
 use crate::ctx::{Ctx, masks};
 use crate::network::next_road;
@@ -28,24 +29,20 @@ fn invention(ctx: &Ctx, legal: &[Action], plan: Option<&Plan>) -> Option<Action>
     if missing(&plan.cost, &ctx.hand) == 0 {
         return None;
     }
-    legal
-        .iter()
-        .filter_map(|a| match a {
-            Action::PlayInvention { resources } => {
-                let mut hand = ctx.hand;
-                for r in resources.iter() {
-                    *hand.get_mut(r) += 1;
-                }
-                let weight: f32 = resources
-                    .iter()
-                    .map(|r| crate::network::weights(ctx)[r.index()])
-                    .sum();
-                Some((*a, -(missing(&plan.cost, &hand) as f32) * 10.0 + weight))
+    best(legal, |a| match a {
+        Action::PlayInvention { resources } => {
+            let mut hand = ctx.hand;
+            for r in resources.iter() {
+                *hand.get_mut(r) += 1;
             }
-            _ => None,
-        })
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(a, _)| a)
+            let weight: f32 = resources
+                .iter()
+                .map(|r| crate::network::weights(ctx)[r.index()])
+                .sum();
+            Some(-(missing(&plan.cost, &hand) as f32) * 10.0 + weight)
+        }
+        _ => None,
+    })
 }
 
 /// Monopoly: the type opponents most likely hold, weighted by need; played
@@ -58,7 +55,7 @@ fn monopoly(ctx: &Ctx, legal: &[Action], plan: Option<&Plan>) -> Option<Action> 
         return None;
     }
     let mut expect = [0.0f32; 5];
-    for p in ctx.view.players.iter().filter(|p| p.seat != ctx.me) {
+    for p in ctx.opponents() {
         if let Some(hand) = p.resources {
             for (e, &c) in expect.iter_mut().zip(hand.0.iter()) {
                 *e += c as f32;

@@ -21,6 +21,21 @@ use crate::Bot;
 use crate::ctx::Ctx;
 use catan_core::{Action, PhaseName, View};
 
+/// The legal action `score` rates highest among those it rates at all (the
+/// last of equals, as [`Iterator::max_by`] keeps it), with its score: the
+/// one argmax every ranked choice of the heuristic goes through.
+fn best_scored(legal: &[Action], score: impl Fn(&Action) -> Option<f32>) -> Option<(Action, f32)> {
+    legal
+        .iter()
+        .filter_map(|a| Some((*a, score(a)?)))
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+/// [`best_scored`]'s action alone.
+fn best(legal: &[Action], score: impl Fn(&Action) -> Option<f32>) -> Option<Action> {
+    best_scored(legal, score).map(|(a, _)| a)
+}
+
 /// The heuristic's own score of each action where it ranks one against its
 /// alternatives (opening settlements and roads, settlements later, robber
 /// moves and knights); `None` where it has no such ranking. The `hard`

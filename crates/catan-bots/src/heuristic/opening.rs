@@ -2,6 +2,7 @@
 //! second one complementing the first, through [`spot_value`]'s bonus for
 //! new types) and each road pointing at the best spot it opens up.
 
+use super::best;
 use crate::ctx::Ctx;
 use crate::network::{FAR, reach_from, spot_value};
 use catan_core::Action;
@@ -18,14 +19,10 @@ pub fn choose(ctx: &Ctx, legal: &[Action]) -> Option<Action> {
 
 /// The legal settlement with the highest opening value.
 fn settlement(ctx: &Ctx, legal: &[Action]) -> Option<Action> {
-    legal
-        .iter()
-        .filter_map(|a| match a {
-            Action::BuildSettlement { vertex } => Some((*a, opening_value(ctx, vertex.0))),
-            _ => None,
-        })
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(a, _)| a)
+    best(legal, |a| match a {
+        Action::BuildSettlement { vertex } => Some(opening_value(ctx, vertex.0)),
+        _ => None,
+    })
 }
 
 /// A corner's opening worth: its own value plus a little for the best spot
@@ -46,11 +43,7 @@ pub fn opening_value(ctx: &Ctx, v: u8) -> f32 {
 
 /// The legal road whose far end leads to the best free spot.
 fn road(ctx: &Ctx, legal: &[Action]) -> Option<Action> {
-    legal
-        .iter()
-        .filter_map(|a| Some((*a, road_value(ctx, a)?)))
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(a, _)| a)
+    best(legal, |a| road_value(ctx, a))
 }
 
 /// An opening road's worth: the best free spot its far end leads to,

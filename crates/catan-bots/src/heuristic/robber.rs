@@ -2,6 +2,7 @@
 //! bot's own hexes, and steal from the strongest player; play knights when the
 //! robber sits on the bot or when a knight takes Largest Army.
 
+use super::best_scored;
 use crate::ctx::Ctx;
 use catan_core::geometry::geo;
 use catan_core::{Action, HexId, Seat};
@@ -18,7 +19,7 @@ pub fn robber_score(ctx: &Ctx, hex: HexId, victim: Option<Seat>) -> f32 {
         // Never block oneself while any other hex is open.
         s -= 100.0 + pips * (mine.count_ones() as f32);
     }
-    for p in ctx.view.players.iter().filter(|p| p.seat != ctx.me) {
+    for p in ctx.opponents() {
         let (st, ci, _) = crate::ctx::masks(p);
         let n = (st & mask).count_ones() + 2 * (ci & mask).count_ones();
         s += pips * n as f32 * (1.0 + 0.35 * ctx.points(p.seat) as f32);
@@ -36,15 +37,12 @@ pub fn robber_score(ctx: &Ctx, hex: HexId, victim: Option<Seat>) -> f32 {
 
 /// The best robber move among the legal `MoveRobber` or `PlayKnight` actions.
 pub fn best_move(ctx: &Ctx, legal: &[Action]) -> Option<(Action, f32)> {
-    legal
-        .iter()
-        .filter_map(|a| match *a {
-            Action::MoveRobber { hex, victim } | Action::PlayKnight { hex, victim } => {
-                Some((*a, robber_score(ctx, hex, victim)))
-            }
-            _ => None,
-        })
-        .max_by(|a, b| a.1.total_cmp(&b.1))
+    best_scored(legal, |a| match *a {
+        Action::MoveRobber { hex, victim } | Action::PlayKnight { hex, victim } => {
+            Some(robber_score(ctx, hex, victim))
+        }
+        _ => None,
+    })
 }
 
 /// Picks the robber move after a 7.
@@ -69,14 +67,7 @@ pub fn knight(ctx: &Ctx, legal: &[Action]) -> Option<Action> {
             .is_some_and(|&p| p > 0);
     let me = ctx.me_view()?;
     let mine = me.played_knights;
-    let most_other = ctx
-        .view
-        .players
-        .iter()
-        .filter(|p| p.seat != ctx.me)
-        .map(|p| p.played_knights)
-        .max()
-        .unwrap_or(0);
+    let most_other = ctx.opponents().map(|p| p.played_knights).max().unwrap_or(0);
     let takes_army =
         ctx.view.largest_army != Some(ctx.me) && mine + 1 >= 3 && mine + 1 > most_other;
     let race = ctx.view.largest_army != Some(ctx.me) && mine + 2 > most_other;

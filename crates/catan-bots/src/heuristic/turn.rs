@@ -2,7 +2,7 @@
 //! (offers, cards, builds in the order city > settlement > plan roads >
 //! development card, trades toward the plan, then spare purchases).
 
-use super::{cards, robber, trading};
+use super::{best, cards, robber, trading};
 use crate::board_eval::spare;
 use crate::ctx::Ctx;
 use crate::network::{ROAD_SEARCH, next_road, spot_value, weights};
@@ -107,27 +107,19 @@ fn road(ctx: &Ctx, legal: &[Action]) -> Option<Action> {
 /// The city on the most productive settlement.
 fn build_city(ctx: &Ctx, legal: &[Action]) -> Option<Action> {
     let w = weights(ctx);
-    legal
-        .iter()
-        .filter_map(|a| match a {
-            Action::BuildCity { vertex } => {
-                let p = ctx.eval.production.get(vertex.index())?;
-                Some((*a, p.iter().zip(w).map(|(x, y)| x * y).sum::<f32>()))
-            }
-            _ => None,
-        })
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(a, _)| a)
+    best(legal, |a| match a {
+        Action::BuildCity { vertex } => {
+            let p = ctx.eval.production.get(vertex.index())?;
+            Some(p.iter().zip(w).map(|(x, y)| x * y).sum::<f32>())
+        }
+        _ => None,
+    })
 }
 
 /// The settlement on the most valuable legal spot.
 fn build_settlement(ctx: &Ctx, legal: &[Action]) -> Option<Action> {
-    legal
-        .iter()
-        .filter_map(|a| match a {
-            Action::BuildSettlement { vertex } => Some((*a, spot_value(ctx, vertex.0))),
-            _ => None,
-        })
-        .max_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|(a, _)| a)
+    best(legal, |a| match a {
+        Action::BuildSettlement { vertex } => Some(spot_value(ctx, vertex.0)),
+        _ => None,
+    })
 }

@@ -62,12 +62,7 @@ impl Game {
         roads: u128,
         occupied: u128,
     ) -> Result<(), ActionError> {
-        if !edge.is_valid() {
-            refuse!(InvalidEdge, "{edge} does not exist (edges are 0 to 71)");
-        }
-        if occupied & (1u128 << edge.0) != 0 {
-            refuse!(Occupied, "{edge} already has a road");
-        }
+        check_free_edge(edge, occupied)?;
         if self.road_spots(seat, roads, occupied) & (1u128 << edge.0) == 0 {
             refuse!(
                 NotConnected,
@@ -78,12 +73,7 @@ impl Game {
     }
 
     fn check_settlement_site(&self, vertex: VertexId) -> Result<(), ActionError> {
-        if !vertex.is_valid() {
-            refuse!(
-                InvalidVertex,
-                "{vertex} does not exist (vertices are 0 to 53)"
-            );
-        }
+        check_vertex(vertex)?;
         if self.occupied_vertices & (1u64 << vertex.0) != 0 {
             refuse!(Occupied, "{vertex} is already built on");
         }
@@ -174,11 +164,13 @@ impl Game {
                         "a settlement on {vertex} must touch one of your roads"
                     );
                 }
-                if p.settlements_left == 0 {
-                    refuse!(NoPiecesLeft, "you have no settlements left");
-                }
-                self.pay(seat, ResourceSet::SETTLEMENT, "a settlement")?;
-                self.built_this_turn = true;
+                self.buy_piece(
+                    seat,
+                    p.settlements_left,
+                    "settlements",
+                    ResourceSet::SETTLEMENT,
+                    "a settlement",
+                )?;
                 self.place_settlement(seat, vertex, out);
                 Ok(())
             }
@@ -202,6 +194,25 @@ impl Game {
         self.bank.sub(&gained);
         self.players[seat.index()].hand.add(&gained);
         out.push(Event::OpeningResources { seat, gained });
+    }
+
+    /// Buys one of `seat`'s `pieces`, of which `left` remain: refuses when
+    /// none is left, else pays `cost` and marks the turn as one that built
+    /// (with classic phases no trade may follow, R24).
+    fn buy_piece(
+        &mut self,
+        seat: Seat,
+        left: u8,
+        pieces: &str,
+        cost: ResourceSet,
+        what: &str,
+    ) -> Result<(), ActionError> {
+        if left == 0 {
+            refuse!(NoPiecesLeft, "you have no {pieces} left");
+        }
+        self.pay(seat, cost, what)?;
+        self.built_this_turn = true;
+        Ok(())
     }
 
     /// Takes `cost` from `seat`'s hand into the bank, or refuses.
@@ -239,12 +250,7 @@ impl Game {
                 step,
                 settlement: Some(v),
             } => {
-                if !edge.is_valid() {
-                    refuse!(InvalidEdge, "{edge} does not exist (edges are 0 to 71)");
-                }
-                if self.occupied_edges & (1u128 << edge.0) != 0 {
-                    refuse!(Occupied, "{edge} already has a road");
-                }
+                check_free_edge(edge, self.occupied_edges)?;
                 if !geo().edge_vertices[edge.index()].contains(&v.0) {
                     refuse!(
                         NotConnected,
@@ -258,11 +264,7 @@ impl Game {
             Phase::Action => {
                 let p = &self.players[seat.index()];
                 self.check_road_spot(seat, edge, p.roads, self.occupied_edges)?;
-                if p.roads_left == 0 {
-                    refuse!(NoPiecesLeft, "you have no roads left");
-                }
-                self.pay(seat, ResourceSet::ROAD, "a road")?;
-                self.built_this_turn = true;
+                self.buy_piece(seat, p.roads_left, "roads", ResourceSet::ROAD, "a road")?;
                 self.place_road(seat, edge, out);
                 self.update_longest_road(out);
                 Ok(())
@@ -306,12 +308,7 @@ impl Game {
         out: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
         self.require_action_phase(seat)?;
-        if !vertex.is_valid() {
-            refuse!(
-                InvalidVertex,
-                "{vertex} does not exist (vertices are 0 to 53)"
-            );
-        }
+        check_vertex(vertex)?;
         let bit = 1u64 << vertex.0;
         let p = &self.players[seat.index()];
         if p.settlements & bit == 0 {
@@ -320,11 +317,7 @@ impl Game {
                 "a city must replace one of your settlements; {vertex} has none"
             );
         }
-        if p.cities_left == 0 {
-            refuse!(NoPiecesLeft, "you have no cities left");
-        }
-        self.pay(seat, ResourceSet::CITY, "a city")?;
-        self.built_this_turn = true;
+        self.buy_piece(seat, p.cities_left, "cities", ResourceSet::CITY, "a city")?;
         let p = &mut self.players[seat.index()];
         p.settlements &= !bit;
         p.cities |= bit;
@@ -355,4 +348,26 @@ impl Game {
         });
         Ok(())
     }
+}
+
+/// Refuses a vertex id outside the board.
+fn check_vertex(vertex: VertexId) -> Result<(), ActionError> {
+    if !vertex.is_valid() {
+        refuse!(
+            InvalidVertex,
+            "{vertex} does not exist (vertices are 0 to 53)"
+        );
+    }
+    Ok(())
+}
+
+/// Refuses an edge id outside the board or one among `occupied`.
+fn check_free_edge(edge: EdgeId, occupied: u128) -> Result<(), ActionError> {
+    if !edge.is_valid() {
+        refuse!(InvalidEdge, "{edge} does not exist (edges are 0 to 71)");
+    }
+    if occupied & (1u128 << edge.0) != 0 {
+        refuse!(Occupied, "{edge} already has a road");
+    }
+    Ok(())
 }

@@ -1,14 +1,15 @@
 //! Playing development cards: Knight, Road Building, Invention, Monopoly
 //! (R32-R38).
 
-use crate::action::{EdgeList, ResourceList};
+use crate::action::{EdgeList, Pair, ResourceList};
 use crate::error::ActionError;
 use crate::error::refuse;
 use crate::event::Event;
 use crate::game::wrong_phase;
-use crate::ids::{HexId, Seat};
+use crate::ids::Seat;
 use crate::per_seat::PerSeat;
 use crate::resource::{DevCard, Resource, ResourceSet};
+use crate::rules::production::RobberMove;
 use crate::state::{Game, Phase};
 
 impl Game {
@@ -47,15 +48,14 @@ impl Game {
     pub(crate) fn play_knight(
         &mut self,
         seat: Seat,
-        hex: HexId,
-        victim: Option<Seat>,
+        to: RobberMove,
         out: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
         self.check_play(seat, DevCard::Knight)?;
-        self.check_robber(seat, hex, victim)?;
+        self.check_robber(seat, to)?;
         self.spend_card(seat, DevCard::Knight);
         out.push(Event::KnightPlayed { seat });
-        self.rob(seat, hex, victim, out);
+        self.rob(seat, to, out);
         self.update_largest_army(seat, out);
         Ok(())
     }
@@ -67,13 +67,7 @@ impl Game {
         out: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
         self.check_play(seat, DevCard::RoadBuilding)?;
-        if edges.too_long() {
-            refuse!(
-                TooManyItems,
-                "Road Building places at most 2 roads, not {}",
-                edges.len()
-            );
-        }
+        check_at_most_two(&edges, "Road Building places at most 2 roads")?;
         let p = &self.players[seat.index()];
         if edges.len() > p.roads_left as usize {
             refuse!(NoPiecesLeft, "you have only {} roads left", p.roads_left);
@@ -105,13 +99,7 @@ impl Game {
         out: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
         self.check_play(seat, DevCard::Invention)?;
-        if resources.too_long() {
-            refuse!(
-                TooManyItems,
-                "Invention takes at most 2 cards, not {}",
-                resources.len()
-            );
-        }
+        check_at_most_two(&resources, "Invention takes at most 2 cards")?;
         let mut taken = ResourceSet::EMPTY;
         for r in resources.iter() {
             *taken.get_mut(r) += 1;
@@ -159,4 +147,13 @@ impl Game {
         });
         Ok(())
     }
+}
+
+/// Refuses a card's list that named more than two items; `limit` says
+/// what the card takes.
+fn check_at_most_two<T: Copy>(list: &Pair<T>, limit: &str) -> Result<(), ActionError> {
+    if list.too_long() {
+        refuse!(TooManyItems, "{limit}, not {}", list.len());
+    }
+    Ok(())
 }

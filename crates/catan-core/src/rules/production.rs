@@ -11,6 +11,16 @@ use crate::resource::{Resource, ResourceSet};
 use crate::state::{Game, Phase};
 use rand::Rng;
 
+/// Where the robber goes and whom it robs: what a robber move and a
+/// Knight both name, checked and carried out alike.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RobberMove {
+    /// The hex the robber moves to.
+    pub(crate) hex: HexId,
+    /// The opponent robbed, if anyone may be.
+    pub(crate) victim: Option<Seat>,
+}
+
 impl Game {
     pub(crate) fn roll_dice(
         &mut self,
@@ -144,16 +154,15 @@ impl Game {
     pub(crate) fn move_robber(
         &mut self,
         seat: Seat,
-        hex: HexId,
-        victim: Option<Seat>,
+        to: RobberMove,
         out: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
         self.require_active(seat)?;
         if self.phase != Phase::MoveRobber {
             return Err(wrong_phase(self.phase));
         }
-        self.check_robber(seat, hex, victim)?;
-        self.rob(seat, hex, victim, out);
+        self.check_robber(seat, to)?;
+        self.rob(seat, to, out);
         self.phase = Phase::Action;
         Ok(())
     }
@@ -201,13 +210,9 @@ impl Game {
         m
     }
 
-    /// Checks a robber move to `hex` stealing from `victim` (R19b-c, V2).
-    pub(crate) fn check_robber(
-        &self,
-        seat: Seat,
-        hex: HexId,
-        victim: Option<Seat>,
-    ) -> Result<(), ActionError> {
+    /// Checks `seat`'s robber move (R19b-c, V2).
+    pub(crate) fn check_robber(&self, seat: Seat, to: RobberMove) -> Result<(), ActionError> {
+        let RobberMove { hex, victim } = to;
         if !hex.is_valid() {
             refuse!(InvalidHex, "{hex} does not exist (hexes are 0 to 18)");
         }
@@ -236,13 +241,8 @@ impl Game {
     }
 
     /// Moves the robber and steals one random card (already checked).
-    pub(crate) fn rob(
-        &mut self,
-        seat: Seat,
-        hex: HexId,
-        victim: Option<Seat>,
-        out: &mut Vec<Event>,
-    ) {
+    pub(crate) fn rob(&mut self, seat: Seat, to: RobberMove, out: &mut Vec<Event>) {
+        let RobberMove { hex, victim } = to;
         self.robber = hex;
         out.push(Event::RobberMoved { seat, hex });
         if let Some(v) = victim {

@@ -31,6 +31,13 @@ impl Game {
         Ok(())
     }
 
+    /// Refuses unless `seat` is active in its action phase and may still
+    /// trade this turn.
+    fn require_trading_turn(&self, seat: Seat) -> Result<(), ActionError> {
+        self.require_action_phase(seat)?;
+        self.check_trading_allowed()
+    }
+
     pub(crate) fn trade_bank(
         &mut self,
         seat: Seat,
@@ -38,8 +45,7 @@ impl Game {
         get: Resource,
         out: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        self.require_action_phase(seat)?;
-        self.check_trading_allowed()?;
+        self.require_trading_turn(seat)?;
         if give == get {
             refuse!(
                 InvalidTrade,
@@ -222,8 +228,7 @@ impl Game {
         with: Seat,
         out: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        self.require_action_phase(seat)?;
-        self.check_trading_allowed()?;
+        self.require_trading_turn(seat)?;
         let i = self.find_offer(id)?;
         let o = self.offers[i];
         if o.counter {

@@ -4,6 +4,7 @@ use super::actor::{BotSeat, Human, LobbyActor, Running, Slot};
 use super::stored::lobby_meta;
 use super::think::server_bot;
 use crate::error::Refusal;
+use crate::journal::SeatChange;
 use crate::settings::clean_name;
 use crate::token::TokenHash;
 use catan_bots::BotKind;
@@ -107,8 +108,13 @@ impl LobbyActor {
                     name: name.clone(),
                     bot: Some(BotKind::Normal.name().to_string()),
                 };
+                let change = SeatChange {
+                    seat,
+                    occupant: &occupant,
+                    token_hash: None,
+                };
                 let journal = self.env.journal();
-                if let Err(e) = journal.seat_changed(self.id, seat, &occupant, None).await {
+                if let Err(e) = journal.seat_changed(self.id, change).await {
                     tracing::warn!(error = %e, "journal refused a seat change");
                     return Err(storage_unavailable());
                 }

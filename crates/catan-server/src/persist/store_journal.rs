@@ -11,10 +11,9 @@
 //! action can follow a start the lobby never saw succeed.
 
 use crate::cluster::leases::Leases;
-use crate::journal::{Journal, JournalError, JournalFuture};
+use crate::journal::{Journal, JournalError, JournalFuture, SeatChange};
 use crate::metrics::metrics;
-use catan_core::Seat;
-use catan_core::record::{self, GameResult, GameStatus, RecordedAction, SeatRecord};
+use catan_core::record::{self, GameResult, GameStatus, RecordedAction};
 use catan_store::{GroupCommit, GroupCommitConfig, Store, StoreError, StoredGame};
 use chrono::Utc;
 use std::sync::Arc;
@@ -173,25 +172,14 @@ impl StoreJournal {
     async fn change_seat(
         &self,
         lobby_id: Uuid,
-        seat: Seat,
-        occupant: &SeatRecord,
-        token_hash: Option<&str>,
+        change: SeatChange<'_>,
     ) -> Result<(), JournalError> {
         let mut game = self
             .bounded(self.store.load_game(lobby_id))
             .await
             .map_err(|e| failed("cannot load the game", e))?
             .ok_or_else(|| JournalError::new(format!("no game {lobby_id} is stored")))?;
-        let missing = || JournalError::new(format!("{seat} is not in game {lobby_id}"));
-        *game
-            .record
-            .seats
-            .get_mut(seat.index())
-            .ok_or_else(missing)? = occupant.clone();
-        *game
-            .token_hashes
-            .get_mut(seat.index())
-            .ok_or_else(missing)? = token_hash.map(str::to_string);
+        change.apply(&mut game)?;
         // In a cluster the change is fenced like an append: an old owner
         // paused past a takeover must not overwrite the new owner's seats.
         let written = match self.epoch(lobby_id)? {
@@ -287,14 +275,8 @@ impl Journal for StoreJournal {
         Box::pin(self.settle_action(lobby_id, action))
     }
 
-    fn seat_changed<'a>(
-        &'a self,
-        lobby_id: Uuid,
-        seat: Seat,
-        occupant: &'a SeatRecord,
-        token_hash: Option<&'a str>,
-    ) -> JournalFuture<'a> {
-        Box::pin(self.change_seat(lobby_id, seat, occupant, token_hash))
+    fn seat_changed<'a>(&'a self, lobby_id: Uuid, change: SeatChange<'a>) -> JournalFuture<'a> {
+        Box::pin(self.change_seat(lobby_id, change))
     }
 
     fn game_finished<'a>(&'a self, lobby_id: Uuid, _result: &'a GameResult) -> JournalFuture<'a> {
