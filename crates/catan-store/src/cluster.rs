@@ -16,7 +16,7 @@
 //! SQLite has no cluster: every call here answers
 //! [`StoreError::NeedsPostgres`] there.
 
-use crate::error::{StoreError, classify_insert};
+use crate::error::{StoreError, classify_append};
 use crate::postgres::Columns;
 use crate::{Store, StoredGame};
 use catan_core::record::RecordedAction;
@@ -149,6 +149,17 @@ fn epoch_of(v: i64) -> u64 {
 
 fn epoch_sql(e: u64) -> Result<i64, StoreError> {
     i64::try_from(e).map_err(|_| StoreError::Invalid(format!("epoch {e} is too large")))
+}
+
+/// `leases` as the lobby and epoch arrays of an `UNNEST($n::uuid[],
+/// $m::int8[])`.
+fn lease_columns(leases: &[Lease]) -> Result<(Vec<Uuid>, Vec<i64>), StoreError> {
+    let ids = leases.iter().map(|l| l.lobby_id).collect();
+    let epochs = leases
+        .iter()
+        .map(|l| epoch_sql(l.epoch))
+        .collect::<Result<_, _>>()?;
+    Ok((ids, epochs))
 }
 
 impl Store {
@@ -334,11 +345,7 @@ impl Store {
         if leases.is_empty() {
             return Ok(HashSet::new());
         }
-        let ids: Vec<Uuid> = leases.iter().map(|l| l.lobby_id).collect();
-        let epochs = leases
-            .iter()
-            .map(|l| epoch_sql(l.epoch))
-            .collect::<Result<Vec<_>, _>>()?;
+        let (ids, epochs) = lease_columns(leases)?;
         let listed: Vec<Uuid> = listings.iter().map(|l| l.lobby_id).collect();
         let infos: Vec<&str> = listings.iter().map(|l| l.info.as_str()).collect();
         let public: Vec<bool> = listings.iter().map(|l| l.public).collect();
@@ -421,11 +428,7 @@ impl Store {
         if leases.is_empty() {
             return Ok(());
         }
-        let ids: Vec<Uuid> = leases.iter().map(|l| l.lobby_id).collect();
-        let epochs = leases
-            .iter()
-            .map(|l| epoch_sql(l.epoch))
-            .collect::<Result<Vec<_>, _>>()?;
+        let (ids, epochs) = lease_columns(leases)?;
         sqlx::query(
             "UPDATE lobby_leases l SET node_id = NULL, expires = now(), parked = $4 \
              FROM UNNEST($2::uuid[], $3::int8[]) AS h(id, epoch) \
@@ -613,27 +616,25 @@ pub(crate) async fn append_fenced(
         }
     }
     let rows = c
-        .bind(sqlx::query(
+        .bind(sqlx::query(&format!(
             "WITH fence AS ( \
            SELECT l.lobby_id FROM lobby_leases l \
            JOIN UNNEST($9::uuid[], $10::int8[]) AS f(g, e) ON l.lobby_id = f.g AND l.epoch = f.e \
            FOR KEY SHARE OF l) \
-         INSERT INTO game_actions (game_id, seq, seat, action, outcome, time, stand_in) \
+         INSERT INTO game_actions ({}) \
          SELECT g, s, p, a::jsonb, o::jsonb, t, i \
          FROM UNNEST($1::uuid[], $2::int8[], $3::int2[], $4::text[], $5::text[], \
                      $6::timestamptz[], $7::bool[], $8::bool[]) AS u(g, s, p, a, o, t, i, f) \
          WHERE NOT u.f OR u.g IN (SELECT lobby_id FROM fence) \
          RETURNING game_id",
-        ))
+            crate::columns::NEW_ACTION
+        )))
         .bind(fenced)
         .bind(fence_games)
         .bind(fence_epochs)
         .fetch_all(&mut *conn)
         .await
-        .map_err(|e| {
-            let (game_id, seq) = (batch[0].0, batch[0].1.seq);
-            classify_insert(e, StoreError::DuplicateSeq { game_id, seq }, game_id)
-        })?;
+        .map_err(|e| classify_append(e, batch[0].0, batch[0].1.seq))?;
     let stored: HashSet<Uuid> = rows
         .iter()
         .map(|r| r.try_get("game_id"))

@@ -145,3 +145,18 @@ pub(crate) fn classify_insert(e: sqlx::Error, on_unique: StoreError, game_id: Uu
     }
     StoreError::Database(e)
 }
+
+/// Classifies a failed INSERT of actions: a taken `(game, seq)` is
+/// [`StoreError::DuplicateSeq`] (named by `game_id` and `seq`).
+pub(crate) fn classify_append(e: sqlx::Error, game_id: Uuid, seq: u64) -> StoreError {
+    classify_insert(e, StoreError::DuplicateSeq { game_id, seq }, game_id)
+}
+
+/// `Ok` if an UPDATE of game `game_id` touched a row (`rows` of them);
+/// otherwise there is no such game.
+pub(crate) fn known_game(rows: u64, game_id: Uuid) -> Result<(), StoreError> {
+    if rows == 0 {
+        return Err(StoreError::UnknownGame(game_id));
+    }
+    Ok(())
+}

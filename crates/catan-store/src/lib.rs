@@ -17,6 +17,8 @@
 
 mod batch;
 mod cluster;
+mod columns;
+mod decode;
 mod error;
 mod model;
 mod postgres;

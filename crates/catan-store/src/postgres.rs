@@ -5,21 +5,18 @@
 //! failure instead of a stuck writer.
 
 use crate::StoreOptions;
-use crate::error::{StoreError, classify_insert};
-use crate::model::parse_time;
-use crate::rows::{ActionRow, GameRow, NewGameRow, SeatColumns, StoredAction, json_text};
+use crate::columns;
+use crate::decode::{ReadRow, action_row, game_row, stored_action, summary_row};
+use crate::error::{StoreError, classify_append, classify_insert, known_game};
+use crate::rows::{ActionRow, GameRow, NewActionRow, NewGameRow, SeatColumns, json_text, seq_sql};
 use catan_core::record::{GameResult, GameStatus, RecordedAction};
 use chrono::{DateTime, Utc};
-use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions, PgRow};
+use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions};
 use sqlx::{Row, migrate::Migrator};
 use std::str::FromStr;
 use uuid::Uuid;
 
 static MIGRATOR: Migrator = sqlx::migrate!("../../migrations/postgres");
-
-const GAME_COLUMNS: &str = "id, created, options::text AS options, rules_version, \
-    seed_commitment, seed, salt, seats::text AS seats, status, result::text AS result, \
-    opener::text AS opener, finished, lobby::text AS lobby";
 
 /// Connects and applies the migrations.
 pub(crate) async fn connect(url: &str, opts: &StoreOptions) -> Result<PgPool, StoreError> {
@@ -39,11 +36,11 @@ pub(crate) async fn connect(url: &str, opts: &StoreOptions) -> Result<PgPool, St
 }
 
 pub(crate) async fn create_game(pool: &PgPool, g: &NewGameRow) -> Result<(), StoreError> {
-    sqlx::query(
-        "INSERT INTO games (id, created, options, rules_version, seed_commitment, seed, salt, \
-         seats, player_names, status, opener, lobby) \
-         VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7, $8::jsonb, $9, 'in_progress', $10::jsonb, $11::jsonb)",
-    )
+    sqlx::query(&format!(
+        "INSERT INTO games ({}) VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7, $8::jsonb, $9, \
+         'in_progress', $10::jsonb, $11::jsonb)",
+        columns::NEW_GAME
+    ))
     .bind(g.id)
     .bind(g.created)
     .bind(&g.options)
@@ -106,24 +103,18 @@ pub(crate) async fn is_present(
     game_id: Uuid,
     a: &RecordedAction,
 ) -> Result<bool, StoreError> {
-    let row = sqlx::query(
-        "SELECT seat, action::text AS action, outcome::text AS outcome, stand_in \
-         FROM game_actions WHERE game_id = $1 AND seq = $2",
-    )
+    let row = sqlx::query(&format!(
+        "SELECT {} FROM game_actions WHERE game_id = $1 AND seq = $2",
+        columns::STORED_ACTION
+    ))
     .bind(game_id)
-    .bind(seq_of(a)?)
+    .bind(seq_sql(a.seq)?)
     .fetch_optional(&mut *conn)
     .await?;
     let Some(row) = row else {
         return Ok(false);
     };
-    let stored = StoredAction {
-        seat: i64::from(row.try_get::<i16, _>("seat")?),
-        action: row.try_get("action")?,
-        outcome: row.try_get("outcome")?,
-        stand_in: row.try_get("stand_in")?,
-    };
-    stored.check_is(game_id, a)?;
+    stored_action(&row)?.check_is(game_id, a)?;
     Ok(true)
 }
 
@@ -154,14 +145,14 @@ impl Columns {
             stand_ins: Vec::with_capacity(n),
         };
         for (game_id, a) in batch {
+            let row = NewActionRow::of(a)?;
             c.games.push(game_id);
-            c.seqs.push(seq_of(a)?);
-            c.seats.push(i16::from(a.seat.0));
-            c.actions.push(json_text(&a.action)?);
-            c.outcomes.push(json_text(&a.outcome)?);
-            c.times
-                .push(parse_time(&a.time).map_err(StoreError::Invalid)?);
-            c.stand_ins.push(a.stand_in);
+            c.seqs.push(row.seq);
+            c.seats.push(i16::from(row.seat));
+            c.actions.push(row.action);
+            c.outcomes.push(row.outcome);
+            c.times.push(row.time);
+            c.stand_ins.push(row.stand_in);
         }
         Ok(c)
     }
@@ -183,10 +174,6 @@ impl Columns {
     }
 }
 
-fn seq_of(a: &RecordedAction) -> Result<i64, StoreError> {
-    i64::try_from(a.seq).map_err(|_| StoreError::Invalid(format!("seq {} is too large", a.seq)))
-}
-
 /// Several actions in one statement (so one transaction): all are stored or
 /// none. One multi-row INSERT over arrays instead of one INSERT per action:
 /// the group-commit writer is serial, and per-row round trips were what
@@ -203,19 +190,19 @@ pub(crate) async fn append_batch<'e, E: sqlx::Executor<'e, Database = sqlx::Post
         return insert_action(ex, *game_id, a, false).await;
     }
     let c = Columns::of(batch.iter().map(|(g, a)| (*g, a)))?;
-    c.bind(sqlx::query(
-        "INSERT INTO game_actions (game_id, seq, seat, action, outcome, time, stand_in) \
-         SELECT g, s, p, a::jsonb, o::jsonb, t, i \
+    c.bind(sqlx::query(&format!(
+        "INSERT INTO game_actions ({}) SELECT g, s, p, a::jsonb, o::jsonb, t, i \
          FROM UNNEST($1::uuid[], $2::int8[], $3::int2[], $4::text[], $5::text[], \
                      $6::timestamptz[], $7::bool[]) AS u(g, s, p, a, o, t, i)",
-    ))
+        columns::NEW_ACTION
+    )))
     .execute(ex)
     .await
     .map_err(|e| {
         // Name the taken (game, seq) from the server's detail when it gives
         // one; otherwise the batch's first action stands for the batch.
         let (game_id, seq) = taken_key(&e).unwrap_or((batch[0].0, batch[0].1.seq));
-        classify_insert(e, StoreError::DuplicateSeq { game_id, seq }, game_id)
+        classify_append(e, game_id, seq)
     })?;
     Ok(())
 }
@@ -239,35 +226,26 @@ async fn insert_action<'e, E: sqlx::Executor<'e, Database = sqlx::Postgres>>(
     a: &RecordedAction,
     if_absent: bool,
 ) -> Result<(), StoreError> {
-    let seq = seq_of(a)?;
-    let time = parse_time(&a.time).map_err(StoreError::Invalid)?;
-    let sql = if if_absent {
-        "INSERT INTO game_actions (game_id, seq, seat, action, outcome, time, stand_in) \
-         VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7) ON CONFLICT (game_id, seq) DO NOTHING"
+    let row = NewActionRow::of(a)?;
+    let on_conflict = if if_absent {
+        " ON CONFLICT (game_id, seq) DO NOTHING"
     } else {
-        "INSERT INTO game_actions (game_id, seq, seat, action, outcome, time, stand_in) \
-         VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7)"
+        ""
     };
-    sqlx::query(sql)
-        .bind(game_id)
-        .bind(seq)
-        .bind(i16::from(a.seat.0))
-        .bind(json_text(&a.action)?)
-        .bind(json_text(&a.outcome)?)
-        .bind(time)
-        .bind(a.stand_in)
-        .execute(ex)
-        .await
-        .map_err(|e| {
-            classify_insert(
-                e,
-                StoreError::DuplicateSeq {
-                    game_id,
-                    seq: a.seq,
-                },
-                game_id,
-            )
-        })?;
+    sqlx::query(&format!(
+        "INSERT INTO game_actions ({}) VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7){on_conflict}",
+        columns::NEW_ACTION
+    ))
+    .bind(game_id)
+    .bind(row.seq)
+    .bind(i16::from(row.seat))
+    .bind(row.action)
+    .bind(row.outcome)
+    .bind(row.time)
+    .bind(row.stand_in)
+    .execute(ex)
+    .await
+    .map_err(|e| classify_append(e, game_id, a.seq))?;
     Ok(())
 }
 
@@ -287,10 +265,7 @@ pub(crate) async fn finish_game(
     .bind(at)
     .execute(pool)
     .await?;
-    if done.rows_affected() == 0 {
-        return Err(StoreError::UnknownGame(game_id));
-    }
-    Ok(())
+    known_game(done.rows_affected(), game_id)
 }
 
 pub(crate) async fn update_seats(
@@ -304,51 +279,34 @@ pub(crate) async fn update_seats(
         .bind(&seats.player_names)
         .execute(pool)
         .await?;
-    if done.rows_affected() == 0 {
-        return Err(StoreError::UnknownGame(game_id));
-    }
-    Ok(())
-}
-
-fn game_row(r: &PgRow) -> Result<GameRow, sqlx::Error> {
-    Ok(GameRow {
-        id: r.try_get("id")?,
-        created: r.try_get("created")?,
-        options: r.try_get("options")?,
-        rules_version: r.try_get("rules_version")?,
-        seed_commitment: r.try_get("seed_commitment")?,
-        seed: r.try_get("seed")?,
-        salt: r.try_get("salt")?,
-        seats: r.try_get("seats")?,
-        status: r.try_get("status")?,
-        result: r.try_get("result")?,
-        opener: r.try_get("opener")?,
-        finished: r.try_get("finished")?,
-        lobby: r.try_get("lobby")?,
-    })
+    known_game(done.rows_affected(), game_id)
 }
 
 pub(crate) async fn load_game(
     pool: &PgPool,
     game_id: Uuid,
 ) -> Result<Option<(GameRow, Vec<ActionRow>)>, StoreError> {
-    let Some(row) = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
-        .bind(game_id)
-        .fetch_optional(pool)
-        .await?
+    let Some(row) = sqlx::query(&format!(
+        "SELECT {} FROM games WHERE id = $1",
+        columns::GAME
+    ))
+    .bind(game_id)
+    .fetch_optional(pool)
+    .await?
     else {
         return Ok(None);
     };
     let game = game_row(&row)?;
     let actions = sqlx::query(&format!(
-        "SELECT {ACTION_COLUMNS} FROM game_actions WHERE game_id = $1 ORDER BY seq"
+        "SELECT {} FROM game_actions WHERE game_id = $1 ORDER BY seq",
+        columns::ACTION
     ))
     .bind(game_id)
     .fetch_all(pool)
     .await?
     .iter()
     .map(action_row)
-    .collect::<Result<Vec<_>, sqlx::Error>>()?;
+    .collect::<Result<Vec<_>, _>>()?;
     Ok(Some((game, actions)))
 }
 
@@ -359,7 +317,8 @@ pub(crate) async fn load_games(
     ids: &[Uuid],
 ) -> Result<Vec<(GameRow, Vec<ActionRow>)>, StoreError> {
     let games = sqlx::query(&format!(
-        "SELECT {GAME_COLUMNS} FROM games WHERE id = ANY($1::uuid[]) ORDER BY id"
+        "SELECT {} FROM games WHERE id = ANY($1::uuid[]) ORDER BY id",
+        columns::GAME
     ))
     .bind(ids)
     .fetch_all(pool)
@@ -368,8 +327,9 @@ pub(crate) async fn load_games(
     .map(game_row)
     .collect::<Result<Vec<_>, _>>()?;
     let rows = sqlx::query(&format!(
-        "SELECT game_id, {ACTION_COLUMNS} FROM game_actions \
-         WHERE game_id = ANY($1::uuid[]) ORDER BY game_id, seq"
+        "SELECT game_id, {} FROM game_actions \
+         WHERE game_id = ANY($1::uuid[]) ORDER BY game_id, seq",
+        columns::ACTION
     ))
     .bind(ids)
     .fetch_all(pool)
@@ -377,7 +337,7 @@ pub(crate) async fn load_games(
     let mut logs: std::collections::HashMap<Uuid, Vec<ActionRow>> =
         std::collections::HashMap::with_capacity(games.len());
     for r in &rows {
-        let game: Uuid = r.try_get("game_id")?;
+        let game = r.uuid("game_id")?;
         logs.entry(game).or_default().push(action_row(r)?);
     }
     Ok(games
@@ -389,30 +349,9 @@ pub(crate) async fn load_games(
         .collect())
 }
 
-/// The columns of a logged action that [`action_row`] reads.
-const ACTION_COLUMNS: &str =
-    "seq, seat, action::text AS action, outcome::text AS outcome, time, stand_in";
-
-fn action_row(r: &PgRow) -> Result<ActionRow, sqlx::Error> {
-    Ok(ActionRow {
-        seq: r.try_get("seq")?,
-        seat: i64::from(r.try_get::<i16, _>("seat")?),
-        action: r.try_get("action")?,
-        outcome: r.try_get("outcome")?,
-        time: r.try_get("time")?,
-        stand_in: r.try_get("stand_in")?,
-    })
-}
-
 pub(crate) async fn unfinished_ids(pool: &PgPool) -> Result<Vec<Uuid>, StoreError> {
-    let rows =
-        sqlx::query("SELECT id FROM games WHERE status = 'in_progress' ORDER BY created, id")
-            .fetch_all(pool)
-            .await?;
-    Ok(rows
-        .iter()
-        .map(|r| r.try_get("id"))
-        .collect::<Result<_, _>>()?)
+    let rows = sqlx::query(columns::UNFINISHED_IDS).fetch_all(pool).await?;
+    rows.iter().map(|r| r.uuid("id")).collect()
 }
 
 pub(crate) async fn list_finished(
@@ -429,9 +368,9 @@ pub(crate) async fn list_finished(
         .await?
         .try_get("n")?;
     let rows = sqlx::query(&format!(
-        "SELECT {GAME_COLUMNS}, \
-         (SELECT count(*) FROM game_actions a WHERE a.game_id = games.id) AS n_actions \
-         FROM games WHERE {FILTER} ORDER BY finished DESC, created DESC, id LIMIT $2 OFFSET $3"
+        "SELECT {} FROM games WHERE {FILTER} ORDER BY {} LIMIT $2 OFFSET $3",
+        columns::SUMMARY,
+        columns::FINISHED_ORDER
     ))
     .bind(needle)
     .bind(limit)
@@ -440,7 +379,7 @@ pub(crate) async fn list_finished(
     .await?;
     let games = rows
         .iter()
-        .map(|r| Ok((game_row(r)?, r.try_get::<i64, _>("n_actions")?)))
-        .collect::<Result<Vec<_>, sqlx::Error>>()?;
+        .map(summary_row)
+        .collect::<Result<Vec<_>, _>>()?;
     Ok((games, total))
 }

@@ -154,6 +154,36 @@ pub(crate) struct ActionRow {
     pub stand_in: bool,
 }
 
+/// The columns of a new `game_actions` row but its game id, checked and
+/// encoded once for both backends (each binds them in its own types).
+pub(crate) struct NewActionRow {
+    pub seq: i64,
+    pub seat: u8,
+    pub action: String,
+    pub outcome: String,
+    pub time: DateTime<Utc>,
+    pub stand_in: bool,
+}
+
+impl NewActionRow {
+    /// The row for `a`: its seq must fit the column, its time be RFC 3339.
+    pub(crate) fn of(a: &RecordedAction) -> Result<NewActionRow, StoreError> {
+        Ok(NewActionRow {
+            seq: seq_sql(a.seq)?,
+            seat: a.seat.0,
+            time: parse_time(&a.time).map_err(StoreError::Invalid)?,
+            action: json_text(&a.action)?,
+            outcome: json_text(&a.outcome)?,
+            stand_in: a.stand_in,
+        })
+    }
+}
+
+/// A seq as the BIGINT column holds it.
+pub(crate) fn seq_sql(seq: u64) -> Result<i64, StoreError> {
+    i64::try_from(seq).map_err(|_| StoreError::Invalid(format!("seq {seq} is too large")))
+}
+
 /// `v` as JSON text, for a column.
 pub(crate) fn json_text<T: Serialize>(v: &T) -> Result<String, StoreError> {
     serde_json::to_string(v).map_err(|e| StoreError::Invalid(e.to_string()))

@@ -5,14 +5,16 @@
 //! it fails (definitely, nothing written).
 
 use crate::StoreOptions;
-use crate::error::{StoreError, classify_insert};
-use crate::model::{format_time, parse_time};
-use crate::rows::{ActionRow, GameRow, NewGameRow, SeatColumns, StoredAction, json_text};
+use crate::columns;
+use crate::decode::{ReadRow, action_row, game_row, stored_action, summary_row};
+use crate::error::{StoreError, classify_append, classify_insert, known_game};
+use crate::model::format_time;
+use crate::rows::{ActionRow, GameRow, NewActionRow, NewGameRow, SeatColumns, json_text, seq_sql};
 use catan_core::record::{GameResult, GameStatus, RecordedAction};
 use chrono::{DateTime, Utc};
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
-    SqliteRow, SqliteSynchronous,
+    SqliteSynchronous,
 };
 use sqlx::{Row, migrate::Migrator};
 use std::str::FromStr;
@@ -20,9 +22,6 @@ use std::time::Duration;
 use uuid::Uuid;
 
 static MIGRATOR: Migrator = sqlx::migrate!("../../migrations/sqlite");
-
-const GAME_COLUMNS: &str = "id, created, options, rules_version, seed_commitment, seed, salt, \
-    seats, status, result, opener, finished, lobby";
 
 /// Opens (creating if needed) the database at `url` (`sqlite:...` URL or a
 /// plain file path) and applies the migrations.
@@ -71,11 +70,11 @@ pub(crate) async fn connect(url: &str, store: &StoreOptions) -> Result<SqlitePoo
 }
 
 pub(crate) async fn create_game(pool: &SqlitePool, g: &NewGameRow) -> Result<(), StoreError> {
-    sqlx::query(
-        "INSERT INTO games (id, created, options, rules_version, seed_commitment, seed, salt, \
-         seats, player_names, status, opener, lobby) \
+    sqlx::query(&format!(
+        "INSERT INTO games ({}) \
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'in_progress', ?10, ?11)",
-    )
+        columns::NEW_GAME
+    ))
     .bind(g.id.to_string())
     .bind(format_time(g.created))
     .bind(&g.options)
@@ -147,23 +146,16 @@ pub(crate) async fn ensure_action(
     a: &RecordedAction,
 ) -> Result<(), StoreError> {
     insert_action(&mut *conn, game_id, a, true).await?;
-    let seq = i64::try_from(a.seq)
-        .map_err(|_| StoreError::Invalid(format!("seq {} is too large", a.seq)))?;
-    let row = sqlx::query(
-        "SELECT seat, action, outcome, stand_in FROM game_actions WHERE game_id = ?1 AND seq = ?2",
-    )
+    let row = sqlx::query(&format!(
+        "SELECT {} FROM game_actions WHERE game_id = ?1 AND seq = ?2",
+        columns::STORED_ACTION
+    ))
     .bind(game_id.to_string())
-    .bind(seq)
+    .bind(seq_sql(a.seq)?)
     .fetch_optional(&mut *conn)
     .await?
     .ok_or_else(|| StoreError::Corrupt(format!("seq {} vanished from {game_id}", a.seq)))?;
-    let stored = StoredAction {
-        seat: row.try_get("seat")?,
-        action: row.try_get("action")?,
-        outcome: row.try_get("outcome")?,
-        stand_in: row.try_get("stand_in")?,
-    };
-    stored.check_is(game_id, a)
+    stored_action(&row)?.check_is(game_id, a)
 }
 
 async fn insert_action<'e, E: sqlx::Executor<'e, Database = sqlx::Sqlite>>(
@@ -172,37 +164,23 @@ async fn insert_action<'e, E: sqlx::Executor<'e, Database = sqlx::Sqlite>>(
     a: &RecordedAction,
     if_absent: bool,
 ) -> Result<(), StoreError> {
-    let seq = i64::try_from(a.seq)
-        .map_err(|_| StoreError::Invalid(format!("seq {} is too large", a.seq)))?;
-    let time = parse_time(&a.time).map_err(StoreError::Invalid)?;
+    let row = NewActionRow::of(a)?;
     // OR IGNORE skips only the taken key here: foreign keys still fail.
-    let sql = if if_absent {
-        "INSERT OR IGNORE INTO game_actions (game_id, seq, seat, action, outcome, time, stand_in) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
-    } else {
-        "INSERT INTO game_actions (game_id, seq, seat, action, outcome, time, stand_in) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
-    };
-    sqlx::query(sql)
-        .bind(game_id.to_string())
-        .bind(seq)
-        .bind(i64::from(a.seat.0))
-        .bind(json_text(&a.action)?)
-        .bind(json_text(&a.outcome)?)
-        .bind(format_time(time))
-        .bind(a.stand_in)
-        .execute(ex)
-        .await
-        .map_err(|e| {
-            classify_insert(
-                e,
-                StoreError::DuplicateSeq {
-                    game_id,
-                    seq: a.seq,
-                },
-                game_id,
-            )
-        })?;
+    let or_ignore = if if_absent { " OR IGNORE" } else { "" };
+    sqlx::query(&format!(
+        "INSERT{or_ignore} INTO game_actions ({}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        columns::NEW_ACTION
+    ))
+    .bind(game_id.to_string())
+    .bind(row.seq)
+    .bind(i64::from(row.seat))
+    .bind(row.action)
+    .bind(row.outcome)
+    .bind(format_time(row.time))
+    .bind(row.stand_in)
+    .execute(ex)
+    .await
+    .map_err(|e| classify_append(e, game_id, a.seq))?;
     Ok(())
 }
 
@@ -221,10 +199,7 @@ pub(crate) async fn finish_game(
             .bind(format_time(at))
             .execute(pool)
             .await?;
-    if done.rows_affected() == 0 {
-        return Err(StoreError::UnknownGame(game_id));
-    }
-    Ok(())
+    known_game(done.rows_affected(), game_id)
 }
 
 pub(crate) async fn update_seats(
@@ -238,85 +213,40 @@ pub(crate) async fn update_seats(
         .bind(&seats.player_names)
         .execute(pool)
         .await?;
-    if done.rows_affected() == 0 {
-        return Err(StoreError::UnknownGame(game_id));
-    }
-    Ok(())
-}
-
-fn time_col(r: &SqliteRow, col: &str) -> Result<DateTime<Utc>, StoreError> {
-    let s: String = r.try_get(col)?;
-    parse_time(&s).map_err(StoreError::Corrupt)
-}
-
-fn uuid_col(r: &SqliteRow, col: &str) -> Result<Uuid, StoreError> {
-    let s: String = r.try_get(col)?;
-    Uuid::parse_str(&s).map_err(|e| StoreError::Corrupt(format!("{col} {s:?}: {e}")))
-}
-
-fn game_row(r: &SqliteRow) -> Result<GameRow, StoreError> {
-    let finished: Option<String> = r.try_get("finished")?;
-    Ok(GameRow {
-        id: uuid_col(r, "id")?,
-        created: time_col(r, "created")?,
-        options: r.try_get("options")?,
-        rules_version: r.try_get("rules_version")?,
-        seed_commitment: r.try_get("seed_commitment")?,
-        seed: r.try_get("seed")?,
-        salt: r.try_get("salt")?,
-        seats: r.try_get("seats")?,
-        status: r.try_get("status")?,
-        result: r.try_get("result")?,
-        opener: r.try_get("opener")?,
-        finished: finished
-            .as_deref()
-            .map(parse_time)
-            .transpose()
-            .map_err(StoreError::Corrupt)?,
-        lobby: r.try_get("lobby")?,
-    })
+    known_game(done.rows_affected(), game_id)
 }
 
 pub(crate) async fn load_game(
     pool: &SqlitePool,
     game_id: Uuid,
 ) -> Result<Option<(GameRow, Vec<ActionRow>)>, StoreError> {
-    let Some(row) = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"))
-        .bind(game_id.to_string())
-        .fetch_optional(pool)
-        .await?
+    let Some(row) = sqlx::query(&format!(
+        "SELECT {} FROM games WHERE id = ?1",
+        columns::GAME
+    ))
+    .bind(game_id.to_string())
+    .fetch_optional(pool)
+    .await?
     else {
         return Ok(None);
     };
     let game = game_row(&row)?;
-    let actions = sqlx::query(
-        "SELECT seq, seat, action, outcome, time, stand_in \
-         FROM game_actions WHERE game_id = ?1 ORDER BY seq",
-    )
+    let actions = sqlx::query(&format!(
+        "SELECT {} FROM game_actions WHERE game_id = ?1 ORDER BY seq",
+        columns::ACTION
+    ))
     .bind(game_id.to_string())
     .fetch_all(pool)
     .await?
     .iter()
-    .map(|r| {
-        Ok(ActionRow {
-            seq: r.try_get("seq")?,
-            seat: r.try_get("seat")?,
-            action: r.try_get("action")?,
-            outcome: r.try_get("outcome")?,
-            time: time_col(r, "time")?,
-            stand_in: r.try_get("stand_in")?,
-        })
-    })
-    .collect::<Result<Vec<_>, StoreError>>()?;
+    .map(action_row)
+    .collect::<Result<Vec<_>, _>>()?;
     Ok(Some((game, actions)))
 }
 
 pub(crate) async fn unfinished_ids(pool: &SqlitePool) -> Result<Vec<Uuid>, StoreError> {
-    let rows =
-        sqlx::query("SELECT id FROM games WHERE status = 'in_progress' ORDER BY created, id")
-            .fetch_all(pool)
-            .await?;
-    rows.iter().map(|r| uuid_col(r, "id")).collect()
+    let rows = sqlx::query(columns::UNFINISHED_IDS).fetch_all(pool).await?;
+    rows.iter().map(|r| r.uuid("id")).collect()
 }
 
 pub(crate) async fn list_finished(
@@ -332,9 +262,9 @@ pub(crate) async fn list_finished(
         .await?
         .try_get("n")?;
     let rows = sqlx::query(&format!(
-        "SELECT {GAME_COLUMNS}, \
-         (SELECT count(*) FROM game_actions a WHERE a.game_id = games.id) AS n_actions \
-         FROM games WHERE {FILTER} ORDER BY finished DESC, created DESC, id LIMIT ?2 OFFSET ?3"
+        "SELECT {} FROM games WHERE {FILTER} ORDER BY {} LIMIT ?2 OFFSET ?3",
+        columns::SUMMARY,
+        columns::FINISHED_ORDER
     ))
     .bind(needle)
     .bind(limit)
@@ -343,7 +273,7 @@ pub(crate) async fn list_finished(
     .await?;
     let games = rows
         .iter()
-        .map(|r| Ok((game_row(r)?, r.try_get::<i64, _>("n_actions")?)))
-        .collect::<Result<Vec<_>, StoreError>>()?;
+        .map(summary_row)
+        .collect::<Result<Vec<_>, _>>()?;
     Ok((games, total))
 }
