@@ -27,6 +27,8 @@ const $ = (id) => document.getElementById(id);
 const S = {
   lobby: null, you: null, version: 0, view: null, legal: [], over: null, presence: null,
   stats: null, ui: freshUi(), trade: freshTrade(), busy: false, error: null, rolled: false,
+  // The turn whose roll has had focus moved to Roll dice (once a turn).
+  rollFocusTurn: null,
   logCount: 0, joinedAtVersion: null, connection: 'connecting', pendingHistory: null, stepLeft: null,
 
   // What the waiting room's inputs hold between re-renders.
@@ -615,6 +617,7 @@ function draw() {
     fill($('summary'), summary(over, S.stats || newStats(over.players.length), name, { partial: S.joinedAtVersion > 0, heading: cheer }),
       el('p', {}, el('a', { href: `replay.html?game=${lobbyId}`, id: 'open-replay', class: 'button' }, t('win.replay'))));
   }
+  focusRollOnce(seat);
   if (S.refocusAfter !== null && S.version > S.refocusAfter) moveFocusOn();
   if (autoplay) autoplay(S, act);
 }
@@ -655,6 +658,32 @@ function moveFocusOn() {
     || $('banner');
   if (next === $('banner')) next.setAttribute('tabindex', '-1');
   next.focus();
+}
+
+/** Where focus is left alone when a turn comes: the person is typing or choosing there. */
+const TYPING = 'input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit]), textarea, select, [contenteditable]:not([contenteditable="false"])';
+
+/**
+ * When this seat's roll comes (its turn starts), focus moves to Roll dice,
+ * once a turn, right after the redraw that drew the enabled button (so no
+ * later redraw replaces it: the controls keep their elements until their
+ * inputs change, and a rebuild keeps focus on the same control). Focus in
+ * a text field or menu stays there, and so does focus in another tab of
+ * the phone layout. A button not drawn or still disabled (a press held back
+ * the redraw, an action awaits its reply) is tried at the next redraw.
+ */
+function focusRollOnce(seat) {
+  const v = S.view;
+  if (seat === null || v.active !== seat || v.phase !== 'pre_roll') return;
+  if (S.rollFocusTurn === v.turn) return;
+  const roll = $('roll');
+  if (!roll || roll.disabled) return;
+  S.rollFocusTurn = v.turn;
+  // On a phone showing another tab, focus is not pulled there.
+  if (!roll.checkVisibility()) return;
+  const a = document.activeElement;
+  if (a && a !== roll && a.matches(TYPING)) return;
+  roll.focus();
 }
 
 /** Opens one panel of the phone layout (all panels show on wide screens). */
