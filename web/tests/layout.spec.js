@@ -304,3 +304,56 @@ test('on a phone the Play panel shows its first action in view: Roll dice after 
   await shoot(page, testInfo, 'phone-roll-390x844');
   await ctx.close();
 });
+
+test('on a phone the hand keeps its height when a long name wraps the banner onto two lines', async ({ browser }, testInfo) => {
+  test.setTimeout(240_000);
+  const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+  const ann = await (await browser.newContext(phone)).newPage();
+  const max = await (await browser.newContext(phone)).newPage();
+  watchErrors(ann, 'Ann');
+  watchErrors(max, 'Max');
+  const long = 'Maximiliane Alexandra von Wolkenstein';
+  const id = await createLobby(ann, { name: 'Ann', lobby: 'Banner wrap test' });
+  await max.goto(`/game.html?id=${id}`);
+  await max.fill('#join-name', long);
+  await max.click('#join');
+  await expect(ann.locator('.seat-name', { hasText: long })).toHaveCount(1);
+  for (let i = 1; i < 3; i++) {
+    await ann.locator('.add-bot').first().click();
+    await expect(ann.locator('.seat.bot')).toHaveCount(i);
+  }
+  await ann.click('#start');
+  // Ann's page while the game waits for Ann (a one-line banner) and while
+  // it waits for Max (the banner names Max and wraps), read when drawn.
+  const look = () => ann.evaluate(() => {
+    const me = document.getElementById('me');
+    const text = document.getElementById('banner-text');
+    const line = parseFloat(getComputedStyle(text).lineHeight);
+    const cards = document.querySelector('#me .hand').getBoundingClientRect();
+    return {
+      banner: text.textContent, lines: Math.round(text.scrollHeight / line),
+      cardsBottom: cards.bottom, handBottom: me.getBoundingClientRect().bottom,
+      hand: me.getBoundingClientRect().height, handNeeds: me.scrollHeight, handShows: me.clientHeight,
+    };
+  });
+  const seen = {};
+  const maxSeat = (await waitState(max, (s) => s.you && s.you.kind === 'seat', 'Max seated')).you.seat;
+  while (!seen.ann || !seen.max) {
+    const s = await state(ann);
+    if (s.view.phase !== 'opening') throw new Error('the opening ended before both were seen');
+    const who = s.view.active === s.you.seat ? 'ann' : s.view.active === maxSeat ? 'max' : null;
+    if (who && !seen[who]) {
+      await expect(ann.locator('#banner-text')).toContainText(who === 'max' ? long : 'Your turn');
+      seen[who] = await look();
+      if (who === 'max') await shoot(ann, testInfo, 'banner-wrap-390x844');
+    }
+    let acted = false;
+    for (const p of [ann, max]) acted = (await uiStep(p)) || acted;
+    if (!acted) await ann.waitForTimeout(40);
+  }
+  // Max's sentence takes more lines than Ann's.
+  expect(seen.max.lines, JSON.stringify(seen)).toBeGreaterThan(seen.ann.lines);
+  // The hand is as tall as with Ann's shorter banner.
+  expect(seen.max.hand, JSON.stringify(seen)).toBeGreaterThanOrEqual(seen.ann.hand - 0.5);
+  await noPageScroll(ann);
+});
