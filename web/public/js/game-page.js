@@ -686,6 +686,30 @@ function focusRollOnce(seat) {
   roll.focus();
 }
 
+/** The board's zoom steps (the zoom control on touch screens and phones). */
+const ZOOMS = [1, 1.5, 2, 3];
+let zoom = 1;
+
+/**
+ * Scales the board inside its frame by `z`, keeping the middle of what
+ * shows in the middle; zoomed, the frame scrolls (a finger drags the
+ * board). Only the drawing grows: its spots stay the same board buttons.
+ */
+function setZoom(z) {
+  const box = $('board-scroll');
+  const mid = [(box.scrollLeft + box.clientWidth / 2) / box.scrollWidth, (box.scrollTop + box.clientHeight / 2) / box.scrollHeight];
+  zoom = z;
+  box.style.setProperty('--zoom', String(z));
+  box.toggleAttribute('data-zoomed', z > 1);
+  box.scrollLeft = mid[0] * box.scrollWidth - box.clientWidth / 2;
+  box.scrollTop = mid[1] * box.scrollHeight - box.clientHeight / 2;
+  $('zoom-in').disabled = z >= ZOOMS[ZOOMS.length - 1];
+  $('zoom-out').disabled = z <= 1;
+  $('zoom-reset').disabled = z <= 1;
+  // A pressed button now disabled (at either end) hands focus to one that is not.
+  if (document.activeElement && document.activeElement.disabled) $(z > 1 ? 'zoom-out' : 'zoom-in').focus();
+}
+
 /** Opens one panel of the phone layout (all panels show on wide screens). */
 function showTab(tab) {
   S.tabOpened = S.tab !== tab;
@@ -714,6 +738,9 @@ function setup() {
     }
   });
   for (const b of document.querySelectorAll('.tabs [role=tab]')) b.addEventListener('click', () => showTab(b.dataset.tab));
+  $('zoom-in').addEventListener('click', () => setZoom(ZOOMS[Math.min(ZOOMS.indexOf(zoom) + 1, ZOOMS.length - 1)]));
+  $('zoom-out').addEventListener('click', () => setZoom(ZOOMS[Math.max(ZOOMS.indexOf(zoom) - 1, 0)]));
+  $('zoom-reset').addEventListener('click', () => setZoom(1));
   // Known without reading layout during a redraw.
   $('controls').addEventListener('scroll', (ev) => { controlsScrolled = ev.target.scrollTop > 0; }, { passive: true });
   const sound = $('sound');
