@@ -5,7 +5,7 @@
 // says each event once, and a key press is not lost to a redraw.
 
 import { test, expect } from '@playwright/test';
-import { createLobby, waitState, watchErrors } from './helpers.js';
+import { createLobby, state, uiStep, waitState, watchErrors } from './helpers.js';
 
 test('opening placement by keyboard alone: one tab stop, arrows between spots, focus moves on', async ({ browser }) => {
   const page = await (await browser.newContext()).newPage();
@@ -128,4 +128,58 @@ test('in the waiting room focus follows the seat pressed by keyboard, or moves t
   await page.keyboard.press('Enter');
   await expect(page.locator('.seat[data-seat="2"].empty')).toHaveCount(1);
   await expect.poll(focused).toEqual({ cls: 'add-bot', id: '', seat: 2 });
+});
+
+test('when the turn comes back to the roll, focus moves to Roll dice, but not out of a text field being typed in', async ({ browser }) => {
+  // Two whole rounds of four seats after the opening.
+  test.setTimeout(360_000);
+  const page = await (await browser.newContext()).newPage();
+  watchErrors(page, 'Ann');
+  await createLobby(page, { name: 'Ann', lobby: 'Turn focus test' });
+  for (let i = 1; i < 4; i++) {
+    await page.locator('.add-bot').first().click();
+    await expect(page.locator('.seat.bot')).toHaveCount(i);
+  }
+  await page.click('#start');
+  // Ann's opening by the helpers' clicks, up to her first roll.
+  for (;;) {
+    const s = await state(page);
+    if (s.view.phase === 'pre_roll' && s.view.active === s.you.seat && !s.busy) break;
+    if (!(await uiStep(page))) await page.waitForTimeout(40);
+  }
+  const roll = page.locator('#roll');
+  /** Rolls, then ends the turn, with `focus` run in the same task as the End turn click (before any reply can arrive). */
+  const playTurn = async (focus) => {
+    await roll.click();
+    await waitState(page, (s) => s.view.phase !== 'pre_roll', 'the roll');
+    for (;;) {
+      const s = await state(page);
+      if (s.legal.some((a) => a.type === 'end_turn') && !s.busy) break;
+      // A 7: discard and move the robber first.
+      if (!(await uiStep(page, { endTurn: false }))) await page.waitForTimeout(40);
+    }
+    const turn = (await state(page)).view.turn;
+    await page.evaluate(`(() => { document.getElementById('end-turn').click(); (${focus})(); })()`);
+    await waitState(page, (s) => s.view.turn > turn, 'the turn to end');
+    // The bots play; the game comes back to Ann's roll and draws its button.
+    // A discard or a bot's offer meanwhile is answered without moving focus
+    // (through the page's own action path, as a click would).
+    for (;;) {
+      const s = await state(page);
+      if (s.view.active === s.you.seat && s.view.phase === 'pre_roll') break;
+      const answer = !s.busy && s.legal.find((a) => a.type === 'discard' || a.type === 'decline_trade');
+      if (answer) await page.evaluate((a) => window.catan.act(a), answer);
+      else await page.waitForTimeout(40);
+    }
+    await expect(roll).toBeEnabled();
+  };
+  // Focus left on the game log (not a text field) moves to Roll dice.
+  await playTurn(() => document.getElementById('log-list').focus());
+  await expect(roll).toBeFocused();
+  // Focus in the chat box stays there, and what is typed stays whole.
+  await playTurn(() => document.getElementById('chat-input').focus());
+  await page.keyboard.type('good luck');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await expect(page.locator('#chat-input')).toBeFocused();
+  await expect(page.locator('#chat-input')).toHaveValue('good luck');
 });

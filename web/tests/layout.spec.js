@@ -304,3 +304,120 @@ test('on a phone the Play panel shows its first action in view: Roll dice after 
   await shoot(page, testInfo, 'phone-roll-390x844');
   await ctx.close();
 });
+
+test('on a phone the hand keeps its height when a long name wraps the banner onto two lines', async ({ browser }, testInfo) => {
+  test.setTimeout(240_000);
+  const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+  const ann = await (await browser.newContext(phone)).newPage();
+  const max = await (await browser.newContext(phone)).newPage();
+  watchErrors(ann, 'Ann');
+  watchErrors(max, 'Max');
+  const long = 'Maximiliane Alexandra von Wolkenstein';
+  const id = await createLobby(ann, { name: 'Ann', lobby: 'Banner wrap test' });
+  await max.goto(`/game.html?id=${id}`);
+  await max.fill('#join-name', long);
+  await max.click('#join');
+  await expect(ann.locator('.seat-name', { hasText: long })).toHaveCount(1);
+  for (let i = 1; i < 3; i++) {
+    await ann.locator('.add-bot').first().click();
+    await expect(ann.locator('.seat.bot')).toHaveCount(i);
+  }
+  await ann.click('#start');
+  // Ann's page while the game waits for Ann (a one-line banner) and while
+  // it waits for Max (the banner names Max and wraps), read when drawn.
+  const look = () => ann.evaluate(() => {
+    const me = document.getElementById('me');
+    const text = document.getElementById('banner-text');
+    const line = parseFloat(getComputedStyle(text).lineHeight);
+    const cards = document.querySelector('#me .hand').getBoundingClientRect();
+    return {
+      banner: text.textContent, lines: Math.round(text.scrollHeight / line),
+      cardsBottom: cards.bottom, handBottom: me.getBoundingClientRect().bottom,
+      hand: me.getBoundingClientRect().height, handNeeds: me.scrollHeight, handShows: me.clientHeight,
+    };
+  });
+  const seen = {};
+  const maxSeat = (await waitState(max, (s) => s.you && s.you.kind === 'seat', 'Max seated')).you.seat;
+  while (!seen.ann || !seen.max) {
+    const s = await state(ann);
+    if (s.view.phase !== 'opening') throw new Error('the opening ended before both were seen');
+    const who = s.view.active === s.you.seat ? 'ann' : s.view.active === maxSeat ? 'max' : null;
+    if (who && !seen[who]) {
+      await expect(ann.locator('#banner-text')).toContainText(who === 'max' ? long : 'Your turn');
+      seen[who] = await look();
+      if (who === 'max') await shoot(ann, testInfo, 'banner-wrap-390x844');
+    }
+    let acted = false;
+    for (const p of [ann, max]) acted = (await uiStep(p)) || acted;
+    if (!acted) await ann.waitForTimeout(40);
+  }
+  // Max's sentence takes more lines than Ann's.
+  expect(seen.max.lines, JSON.stringify(seen)).toBeGreaterThan(seen.ann.lines);
+  // The hand is as tall as with Ann's shorter banner.
+  expect(seen.max.hand, JSON.stringify(seen)).toBeGreaterThanOrEqual(seen.ann.hand - 0.5);
+  await noPageScroll(ann);
+});
+
+test('on a phone the zoom buttons enlarge the board inside its frame, it pans when zoomed, a tap still builds, and reset shows it whole', async ({ browser }, testInfo) => {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await ctx.newPage();
+  watchErrors(page, 'Ann');
+  await botGame(page);
+  await waitState(page, (s) => s.view.phase === 'opening' && s.legal.some((a) => a.type === 'build_settlement'), 'Ann to place');
+  await expect(page.locator('.vertex-target').first()).toBeVisible();
+  const zoomIn = page.getByRole('button', { name: 'Zoom in' });
+  const zoomOut = page.getByRole('button', { name: 'Zoom out' });
+  const reset = page.getByRole('button', { name: 'Show the whole board' });
+  for (const [b, what] of [[zoomIn, 'Zoom in'], [zoomOut, 'Zoom out'], [reset, 'Show the whole board']]) {
+    const box = await inside(page, b, what);
+    expect(box.width, what).toBeGreaterThanOrEqual(32);
+    expect(box.height, what).toBeGreaterThanOrEqual(32);
+  }
+  const hexWidth = () => page.evaluate(() => document.querySelector('#board .hex').getBoundingClientRect().width);
+  const frameBox = () => page.locator('.board-wrap').boundingBox();
+  const w1 = await hexWidth();
+  const frame1 = await frameBox();
+  await expectBoardFits(page, 'before zooming');
+  await zoomIn.tap();
+  await zoomIn.tap();
+  // Twice the size on screen, in the same frame.
+  await expect.poll(hexWidth).toBeGreaterThan(w1 * 1.9);
+  expect(await frameBox()).toEqual(frame1);
+  await noPageScroll(page);
+  // A finger drags the zoomed board: what shows moves.
+  const scrolled = () => page.evaluate(() => { const b = document.getElementById('board-scroll'); return [b.scrollLeft, b.scrollTop]; });
+  const before = await scrolled();
+  const cdp = await ctx.newCDPSession(page);
+  const [x0, y0] = [Math.round(frame1.x + frame1.width / 2), Math.round(frame1.y + frame1.height / 2)];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: x0, y: y0 }] });
+  for (let i = 1; i <= 8; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: x0 - i * 12, y: y0 - i * 9 }] });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await expect.poll(scrolled).not.toEqual(before);
+  // And a wheel scrolls it.
+  const dragged = await scrolled();
+  await page.mouse.move(x0, y0);
+  await page.mouse.wheel(40, 30);
+  await expect.poll(scrolled).not.toEqual(dragged);
+  await shoot(page, testInfo, 'zoomed-390x844');
+  // A tap on a settlement spot in view builds there.
+  const spot = await page.evaluate(() => {
+    const f = document.getElementById('board-scroll').getBoundingClientRect();
+    for (const t of document.querySelectorAll('.vertex-target')) {
+      const r = t.getBoundingClientRect();
+      const [x, y] = [r.left + r.width / 2, r.top + r.height / 2];
+      if (x > f.left + 20 && x < f.right - 60 && y > f.top + 20 && y < f.bottom - 20) return t.dataset.vertex;
+    }
+    return null;
+  });
+  expect(spot, 'a settlement spot in view when zoomed').not.toBeNull();
+  const version = (await state(page)).version;
+  await page.locator(`.vertex-target[data-vertex="${spot}"]`).tap();
+  const after = await waitState(page, (s) => s.version > version, 'the settlement');
+  expect(after.view.players[after.you.seat].settlements).toContain(Number(spot));
+  // Reset: the whole board again, at its first size.
+  await reset.tap();
+  await expect.poll(hexWidth).toBeCloseTo(w1, 0);
+  await expectBoardFits(page, 'after reset');
+  await expect(zoomOut).toBeDisabled();
+  await ctx.close();
+});

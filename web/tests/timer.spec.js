@@ -6,22 +6,32 @@
 import { test, expect } from '@playwright/test';
 import { expectBoardFits, watchErrors } from './helpers.js';
 
-test('the turn timer counts down, warns near the end, and a stand-in is named as such', async ({ browser }, testInfo) => {
-  test.setTimeout(120_000);
-  const page = await (await browser.newContext()).newPage();
+/**
+ * Ann's lobby `name` with the turn timer on at `seconds` a step and three
+ * bots (at no think time), ready to start; returns her page (in a context
+ * made with `options`).
+ */
+async function timerLobby(browser, name, seconds, options = {}) {
+  const page = await (await browser.newContext(options)).newPage();
   watchErrors(page, 'Ann');
   await page.goto('/');
   await page.fill('#display-name', 'Ann');
-  await page.fill('#lobby-name', 'Timer test');
+  await page.fill('#lobby-name', name);
   await page.fill('#bot-delay', '0');
   await page.check('#timer');
-  await page.fill('#timer-seconds', '13');
+  await page.fill('#timer-seconds', String(seconds));
   await page.click('#create');
   await page.waitForURL(/game\.html\?id=/);
   for (let i = 1; i < 4; i++) {
     await page.locator('.add-bot').first().click();
     await expect(page.locator('.seat.bot')).toHaveCount(i);
   }
+  return page;
+}
+
+test('the turn timer counts down, warns near the end, and a stand-in is named as such', async ({ browser }, testInfo) => {
+  test.setTimeout(120_000);
+  const page = await timerLobby(browser, 'Timer test', 13);
   // Every countdown the page draws, read by the page as it is drawn: a
   // value read after the test saw the countdown could be a later second's
   // (or already the warning) on a loaded machine.
@@ -62,20 +72,7 @@ test('the turn timer counts down, warns near the end, and a stand-in is named as
 
 test('after a reload the countdown carries on from where it was, not from the full time', async ({ browser }) => {
   test.setTimeout(120_000);
-  const page = await (await browser.newContext()).newPage();
-  watchErrors(page, 'Ann');
-  await page.goto('/');
-  await page.fill('#display-name', 'Ann');
-  await page.fill('#lobby-name', 'Timer reload test');
-  await page.fill('#bot-delay', '0');
-  await page.check('#timer');
-  await page.fill('#timer-seconds', '40');
-  await page.click('#create');
-  await page.waitForURL(/game\.html\?id=/);
-  for (let i = 1; i < 4; i++) {
-    await page.locator('.add-bot').first().click();
-    await expect(page.locator('.seat.bot')).toHaveCount(i);
-  }
+  const page = await timerLobby(browser, 'Timer reload test', 40);
   await page.click('#start');
   // The opening comes to Ann, who does nothing: her step's clock runs.
   const timer = page.locator('#turn-timer');
@@ -95,20 +92,7 @@ test('after a reload the countdown carries on from where it was, not from the fu
 });
 
 test('on a phone the countdown sits beside the banner, and the whole board still shows', async ({ browser }) => {
-  const page = await (await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })).newPage();
-  watchErrors(page, 'Ann');
-  await page.goto('/');
-  await page.fill('#display-name', 'Ann');
-  await page.fill('#lobby-name', 'Phone timer test');
-  await page.fill('#bot-delay', '0');
-  await page.check('#timer');
-  await page.fill('#timer-seconds', '60');
-  await page.click('#create');
-  await page.waitForURL(/game\.html\?id=/);
-  for (let i = 1; i < 4; i++) {
-    await page.locator('.add-bot').first().click();
-    await expect(page.locator('.seat.bot')).toHaveCount(i);
-  }
+  const page = await timerLobby(browser, 'Phone timer test', 60, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   await page.click('#start');
   await expect(page.locator('#turn-timer')).toContainText('left for', { timeout: 30_000 });
   const box = (sel) => page.locator(sel).boundingBox();

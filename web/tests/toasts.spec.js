@@ -61,3 +61,44 @@ test('on a phone one toast shows at a time, off the board\'s top row, and the en
   // Once the summary shows, no toast is left on the board.
   await expect(page.locator('#toasts .toast')).toHaveCount(0);
 });
+
+test('on a wide screen stacked toasts stay off the board: every hex and harbour stays clear', async ({ browser }) => {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  watchErrors(page, 'Ann');
+  await createLobby(page, { name: 'Ann', lobby: 'Wide toast test' });
+  for (let i = 1; i < 4; i++) {
+    await page.locator('.add-bot').first().click();
+    await expect(page.locator('.seat.bot')).toHaveCount(i);
+  }
+  await page.click('#start');
+  await expect(page.locator('#board .hex')).toHaveCount(19);
+  // Four notes in a row, through the page's own toast function (the bots'
+  // moves add their own meanwhile): each shown one is read where it rests,
+  // against every hex and harbour drawn.
+  const look = () => page.evaluate(async () => {
+    const { toast } = await import('/js/feedback.js');
+    const root = document.getElementById('toasts');
+    for (const text of ['Bot 3 moved the robber to the 10 mountains.', 'Bot 3 stole a card from Bot 2.',
+      'Bot 1 and Bot 2 traded: 1 brick, 1 wood for 2 ore.', 'You stole 1 wheat from Bot 1.']) toast(root, text);
+    const box = (e) => { const b = e.getBoundingClientRect(); return { l: b.left, t: b.top, r: b.right, b: b.bottom }; };
+    const shown = [...root.children].filter((t) => t.checkVisibility());
+    for (const t of shown) for (const a of t.getAnimations()) a.finish();
+    return {
+      toasts: shown.map((t) => ({ text: t.textContent, ...box(t) })),
+      board: [...document.querySelectorAll('#board .hex, #board .harbour')].map(box),
+      frame: box(document.querySelector('.board-wrap')),
+    };
+  });
+  for (const size of [{ width: 1280, height: 800 }, { width: 1440, height: 900 }, { width: 1920, height: 1080 }, { width: 1280, height: 720 }]) {
+    await page.setViewportSize(size);
+    const seen = await look();
+    const at = `${size.width}x${size.height}`;
+    expect(seen.toasts.length, `${at}: more than one toast shows`).toBeGreaterThanOrEqual(2);
+    expect(seen.toasts[seen.toasts.length - 1].text, `${at}: the newest shows`).toBe('You stole 1 wheat from Bot 1.');
+    for (const t of seen.toasts) {
+      expect(within(t, seen.frame), `${at}: "${t.text}" ${JSON.stringify(t)} on the board's frame`).toBe(true);
+      for (const part of seen.board) expect(overlaps(t, part), `${at}: "${t.text}" ${JSON.stringify(t)} over the board ${JSON.stringify(part)}`).toBe(false);
+    }
+    for (const t of seen.toasts) expect(t.b - t.t, `${at}: "${t.text}" is one line`).toBeLessThanOrEqual(26);
+  }
+});

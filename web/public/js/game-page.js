@@ -27,6 +27,8 @@ const $ = (id) => document.getElementById(id);
 const S = {
   lobby: null, you: null, version: 0, view: null, legal: [], over: null, presence: null,
   stats: null, ui: freshUi(), trade: freshTrade(), busy: false, error: null, rolled: false,
+  // The turn whose roll has had focus moved to Roll dice (once a turn).
+  rollFocusTurn: null,
   logCount: 0, joinedAtVersion: null, connection: 'connecting', pendingHistory: null, stepLeft: null,
 
   // What the waiting room's inputs hold between re-renders.
@@ -615,6 +617,7 @@ function draw() {
     fill($('summary'), summary(over, S.stats || newStats(over.players.length), name, { partial: S.joinedAtVersion > 0, heading: cheer }),
       el('p', {}, el('a', { href: `replay.html?game=${lobbyId}`, id: 'open-replay', class: 'button' }, t('win.replay'))));
   }
+  focusRollOnce(seat);
   if (S.refocusAfter !== null && S.version > S.refocusAfter) moveFocusOn();
   if (autoplay) autoplay(S, act);
 }
@@ -657,6 +660,56 @@ function moveFocusOn() {
   next.focus();
 }
 
+/** Where focus is left alone when a turn comes: the person is typing or choosing there. */
+const TYPING = 'input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit]), textarea, select, [contenteditable]:not([contenteditable="false"])';
+
+/**
+ * When this seat's roll comes (its turn starts), focus moves to Roll dice,
+ * once a turn, right after the redraw that drew the enabled button (so no
+ * later redraw replaces it: the controls keep their elements until their
+ * inputs change, and a rebuild keeps focus on the same control). Focus in
+ * a text field or menu stays there, and so does focus in another tab of
+ * the phone layout. A button not drawn or still disabled (a press held back
+ * the redraw, an action awaits its reply) is tried at the next redraw.
+ */
+function focusRollOnce(seat) {
+  const v = S.view;
+  if (seat === null || v.active !== seat || v.phase !== 'pre_roll') return;
+  if (S.rollFocusTurn === v.turn) return;
+  const roll = $('roll');
+  if (!roll || roll.disabled) return;
+  S.rollFocusTurn = v.turn;
+  // On a phone showing another tab, focus is not pulled there.
+  if (!roll.checkVisibility()) return;
+  const a = document.activeElement;
+  if (a && a !== roll && a.matches(TYPING)) return;
+  roll.focus();
+}
+
+/** The board's zoom steps (the zoom control on touch screens and phones). */
+const ZOOMS = [1, 1.5, 2, 3];
+let zoom = 1;
+
+/**
+ * Scales the board inside its frame by `z`, keeping the middle of what
+ * shows in the middle; zoomed, the frame scrolls (a finger drags the
+ * board). Only the drawing grows: its spots stay the same board buttons.
+ */
+function setZoom(z) {
+  const box = $('board-scroll');
+  const mid = [(box.scrollLeft + box.clientWidth / 2) / box.scrollWidth, (box.scrollTop + box.clientHeight / 2) / box.scrollHeight];
+  zoom = z;
+  box.style.setProperty('--zoom', String(z));
+  box.toggleAttribute('data-zoomed', z > 1);
+  box.scrollLeft = mid[0] * box.scrollWidth - box.clientWidth / 2;
+  box.scrollTop = mid[1] * box.scrollHeight - box.clientHeight / 2;
+  $('zoom-in').disabled = z >= ZOOMS[ZOOMS.length - 1];
+  $('zoom-out').disabled = z <= 1;
+  $('zoom-reset').disabled = z <= 1;
+  // A pressed button now disabled (at either end) hands focus to one that is not.
+  if (document.activeElement && document.activeElement.disabled) $(z > 1 ? 'zoom-out' : 'zoom-in').focus();
+}
+
 /** Opens one panel of the phone layout (all panels show on wide screens). */
 function showTab(tab) {
   S.tabOpened = S.tab !== tab;
@@ -685,6 +738,9 @@ function setup() {
     }
   });
   for (const b of document.querySelectorAll('.tabs [role=tab]')) b.addEventListener('click', () => showTab(b.dataset.tab));
+  $('zoom-in').addEventListener('click', () => setZoom(ZOOMS[Math.min(ZOOMS.indexOf(zoom) + 1, ZOOMS.length - 1)]));
+  $('zoom-out').addEventListener('click', () => setZoom(ZOOMS[Math.max(ZOOMS.indexOf(zoom) - 1, 0)]));
+  $('zoom-reset').addEventListener('click', () => setZoom(1));
   // Known without reading layout during a redraw.
   $('controls').addEventListener('scroll', (ev) => { controlsScrolled = ev.target.scrollTop > 0; }, { passive: true });
   const sound = $('sound');

@@ -257,6 +257,10 @@ const en = {
   // The table.
   'area.board': 'Board',
   'area.gameBoard': 'Game board',
+  'zoom.group': 'Board zoom',
+  'zoom.in': 'Zoom in',
+  'zoom.out': 'Zoom out',
+  'zoom.reset': 'Show the whole board',
   'area.panels': 'Table panels',
   'area.offers': 'Open trade offers',
   'area.trades': 'Trades',
@@ -773,6 +777,10 @@ const de = {
   // Der Spieltisch.
   'area.board': 'Spielplan',
   'area.gameBoard': 'Spielplan',
+  'zoom.group': 'Spielplan vergrößern',
+  'zoom.in': 'Vergrößern',
+  'zoom.out': 'Verkleinern',
+  'zoom.reset': 'Ganzen Spielplan zeigen',
   'area.panels': 'Bereiche des Tisches',
   'area.offers': 'Offene Handelsangebote',
   'area.trades': 'Handel',

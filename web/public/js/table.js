@@ -31,7 +31,10 @@ export function bannerText(ctx) {
 export function renderBanner(root, ctx) {
   const mine = ctx.seat !== null && ctx.legal.length > 0;
   root.className = `banner${mine ? ' your-move' : ''}`;
-  fill(root, badge(ctx.view.active), el('span', { id: 'banner-text' }, bannerText(ctx)),
+  const text = bannerText(ctx);
+  // The whole sentence, where a phone cuts it at two lines.
+  root.title = text;
+  fill(root, badge(ctx.view.active), el('span', { id: 'banner-text' }, text),
     ctx.spectating ? el('span', { class: 'tag' }, t('banner.spectating')) : null);
 }
 
