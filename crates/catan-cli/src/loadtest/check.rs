@@ -9,6 +9,7 @@
 //! nothing nobody sent.
 
 use catan_core::{Action, Seat};
+use catan_protocol::Code;
 use std::collections::BTreeMap;
 
 /// One action as the store logged it.
@@ -24,7 +25,9 @@ pub struct Logged {
     pub stand_in: bool,
 }
 
-/// An action sent that got neither `accepted` nor `rejected`.
+/// An action sent that got no answer, or `storage_unavailable`, which the
+/// server may still apply (docs/PROTOCOL.md, "When the database is slow or
+/// gone"): either may be in the log.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Unanswered {
     /// The version it was played against.
@@ -46,11 +49,22 @@ pub struct Observed {
     pub seen: BTreeMap<u64, Option<Seat>>,
     /// Updates whose version was seen before with another seat.
     pub conflicting_updates: Vec<u64>,
-    /// Sent, never answered.
+    /// Sent, never answered (or answered `storage_unavailable`).
     pub unanswered: Vec<Unanswered>,
 }
 
 impl Observed {
+    /// Notes a refusal of an action sent: `storage_unavailable` leaves it
+    /// possibly stored (the lobby holds it in doubt until it reads back
+    /// whether the database had it, then applies it late), so the check
+    /// counts it like an action never answered; any other refusal means it
+    /// was not applied.
+    pub fn refused(&mut self, sent: Unanswered, code: Code) {
+        if code == Code::StorageUnavailable {
+            self.unanswered.push(sent);
+        }
+    }
+
     /// Notes an acknowledgement.
     pub fn accept(&mut self, version: u64, seat: Seat, action: Action) {
         if self.accepted.insert(version, (seat, action)).is_some() {
@@ -282,6 +296,30 @@ mod tests {
             logged(2, 0, Action::EndTurn),
             logged(3, 2, Action::RollDice),
         ];
+        assert_eq!(check(&o, &log).unexplained.len(), 1);
+    }
+
+    #[test]
+    fn an_action_refused_for_storage_may_still_be_in_the_log() {
+        // Refused `storage_unavailable` (its append was in doubt), then
+        // applied late: explained. Refused for a rule: it must not be there.
+        let sent = Unanswered {
+            version: 2,
+            seat: Seat(1),
+            action: Action::RollDice,
+        };
+        let log = [
+            logged(1, 0, Action::RollDice),
+            logged(2, 0, Action::EndTurn),
+            logged(3, 1, Action::RollDice),
+        ];
+        let mut o = observed();
+        o.refused(sent, Code::StorageUnavailable);
+        let v = check(&o, &log);
+        assert!(v.ok(), "{v:?}");
+        assert_eq!(v.unanswered_logged, 1);
+        let mut o = observed();
+        o.refused(sent, Code::StaleVersion);
         assert_eq!(check(&o, &log).unexplained.len(), 1);
     }
 

@@ -423,7 +423,9 @@ impl Driver {
             Incoming::Rejected { id, code, .. } => {
                 self.shared.metrics.error(code.as_str());
                 if let Some(id) = id {
-                    self.outstanding.remove(id);
+                    if let Some(u) = self.outstanding.remove(id) {
+                        self.observed.refused(u, *code);
+                    }
                     if self.pending.as_ref().is_some_and(|p| p.id == *id) {
                         self.pending = None;
                     }
