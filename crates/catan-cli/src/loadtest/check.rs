@@ -275,44 +275,38 @@ mod tests {
         assert_eq!(v.duplicated.len(), 2, "{v:?}");
     }
 
+    /// Seat 1's roll at version 2, sent but not acknowledged.
+    const SEAT_1_ROLLS: Unanswered = Unanswered {
+        version: 2,
+        seat: Seat(1),
+        action: Action::RollDice,
+    };
+
+    /// Seat 0 rolls and ends its turn, then `seat` rolls.
+    fn log_then_roll_by(seat: u8) -> [Logged; 3] {
+        [
+            logged(1, 0, Action::RollDice),
+            logged(2, 0, Action::EndTurn),
+            logged(3, seat, Action::RollDice),
+        ]
+    }
+
     #[test]
     fn unanswered_action_in_the_log_is_explained_and_others_are_not() {
         let mut o = observed();
-        o.unanswered.push(Unanswered {
-            version: 2,
-            seat: Seat(1),
-            action: Action::RollDice,
-        });
-        let log = [
-            logged(1, 0, Action::RollDice),
-            logged(2, 0, Action::EndTurn),
-            logged(3, 1, Action::RollDice),
-        ];
-        let v = check(&o, &log);
+        o.unanswered.push(SEAT_1_ROLLS);
+        let v = check(&o, &log_then_roll_by(1));
         assert!(v.ok(), "{v:?}");
         assert_eq!(v.unanswered_logged, 1);
-        let log = [
-            logged(1, 0, Action::RollDice),
-            logged(2, 0, Action::EndTurn),
-            logged(3, 2, Action::RollDice),
-        ];
-        assert_eq!(check(&o, &log).unexplained.len(), 1);
+        assert_eq!(check(&o, &log_then_roll_by(2)).unexplained.len(), 1);
     }
 
     #[test]
     fn an_action_refused_for_storage_may_still_be_in_the_log() {
         // Refused `storage_unavailable` (its append was in doubt), then
         // applied late: explained. Refused for a rule: it must not be there.
-        let sent = Unanswered {
-            version: 2,
-            seat: Seat(1),
-            action: Action::RollDice,
-        };
-        let log = [
-            logged(1, 0, Action::RollDice),
-            logged(2, 0, Action::EndTurn),
-            logged(3, 1, Action::RollDice),
-        ];
+        let sent = SEAT_1_ROLLS;
+        let log = log_then_roll_by(1);
         let mut o = observed();
         o.refused(sent, Code::StorageUnavailable);
         let v = check(&o, &log);
