@@ -146,15 +146,21 @@ pub async fn create(
         ));
     }
     let (handle, lobby) = st.registry.create(settings, host.hash(), ip)?;
-    if let Some(cluster) = &st.cluster
-        && let Err(e) = cluster.claim_new(lobby.id).await
-    {
-        tracing::warn!(lobby_id = %lobby.id, error = %e, "cannot lease the new lobby");
-        let _ = handle.stop(catan_protocol::CloseReason::LOBBY_CLOSED).await;
-        return Err(Refusal::new(
-            Code::StorageUnavailable,
-            "the lobby could not be recorded; try again",
-        ));
+    if let Some(cluster) = &st.cluster {
+        // Leased, then stored, before anyone hears of it: a room the
+        // client was told about outlives this node.
+        let recorded = match cluster.claim_new(lobby.id).await {
+            Ok(()) => handle.save_room().await.map_err(|r| r.message),
+            Err(e) => Err(e.to_string()),
+        };
+        if let Err(e) = recorded {
+            tracing::warn!(lobby_id = %lobby.id, error = %e, "cannot record the new lobby");
+            let _ = handle.stop(catan_protocol::CloseReason::LOBBY_CLOSED).await;
+            return Err(Refusal::new(
+                Code::StorageUnavailable,
+                "the lobby could not be recorded; try again",
+            ));
+        }
     }
     tracing::info!(lobby_id = %lobby.id, public = lobby.public, "lobby created");
     Ok((

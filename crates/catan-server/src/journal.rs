@@ -121,6 +121,23 @@ pub trait Journal: Send + Sync + 'static {
     fn seat_changed<'a>(&'a self, lobby_id: Uuid, change: SeatChange<'a>) -> JournalFuture<'a>;
     /// The game of lobby `lobby_id` ended as `result`.
     fn game_finished<'a>(&'a self, lobby_id: Uuid, result: &'a GameResult) -> JournalFuture<'a>;
+    /// Lobby `lobby_id`'s waiting room (its game not started) is now
+    /// `room` (`lobby::stored::StoredRoom` as JSON); resolves once it is
+    /// durable. A cluster node keeps rooms so that they outlive the node;
+    /// a single server's rooms live in its memory only, so by default
+    /// nothing is written.
+    fn room_changed<'a>(
+        &'a self,
+        _lobby_id: Uuid,
+        _room: &'a serde_json::Value,
+    ) -> JournalFuture<'a> {
+        Box::pin(std::future::ready(Ok(())))
+    }
+    /// Lobby `lobby_id`'s waiting room closed (its game started, or it was
+    /// left idle): nobody may take it over any more.
+    fn room_closed(&self, _lobby_id: Uuid) -> JournalFuture<'_> {
+        Box::pin(std::future::ready(Ok(())))
+    }
     /// Whether a game can be rebuilt from this journal after its lobby is
     /// gone from memory: only then may an idle running game be unloaded.
     fn durable(&self) -> bool {

@@ -128,12 +128,27 @@ impl Registry {
     /// kept and returned.
     pub fn resume(&self, stored: &StoredGame) -> Result<LobbyHandle, ResumeError> {
         let (actor, handle) = LobbyActor::resume(stored, self.inner.env.clone())?;
+        Ok(self.adopt(actor, handle))
+    }
+
+    /// Rebuilds lobby `id`'s waiting room from its stored `room` (a
+    /// cluster's takeover) and starts its actor; a live one is kept, as in
+    /// [`Registry::resume`].
+    pub fn restore_room(&self, id: Uuid, room: &serde_json::Value) -> Result<LobbyHandle, String> {
+        let (actor, handle) = LobbyActor::restore(id, room, self.inner.env.clone())?;
+        Ok(self.adopt(actor, handle))
+    }
+
+    /// Registers a rebuilt lobby's actor and starts it, unless the lobby is
+    /// live already (two requests rebuilt it at once): then that one is
+    /// kept and returned.
+    fn adopt(&self, actor: LobbyActor, handle: LobbyHandle) -> LobbyHandle {
         let id = handle.id();
         let mut map = self.write();
         if let Some(live) = map.get(&id)
             && !live.handle.is_closed()
         {
-            return Ok(live.handle.clone());
+            return live.handle.clone();
         }
         let instance = self.inner.next_instance.fetch_add(1, Ordering::Relaxed);
         map.insert(
@@ -147,7 +162,7 @@ impl Registry {
         );
         drop(map);
         self.spawn_actor(actor, id, instance);
-        Ok(handle)
+        handle
     }
 
     /// The handle of a live lobby (not of one whose task has ended and is

@@ -10,6 +10,9 @@
 //!   serving the lobby, and the log does not fork;
 //! - a rolling restart (SIGTERM on each node in turn) under play: no action
 //!   lost, every client back on its own;
+//! - a waiting room (not yet started) outlives a SIGKILL of its node and a
+//!   drain: its person's client finds it again with the same seats, and
+//!   the host starts the game on the third node;
 //! - a forwarded request counts against its client's address at the owner,
 //!   not against the forwarding node's, and only a node can say so;
 //! - a game unloaded while idle stays unloaded until a client asks for it
@@ -213,7 +216,12 @@ impl Roamer {
                 .await;
             loop {
                 match self.read(Duration::from_secs(10)).await {
+                    // A game's state, or a room not yet started (which has
+                    // no game state to send).
                     Read::Msg(v) if v["type"] == "snapshot" => return,
+                    Read::Msg(v) if v["type"] == "lobby" && v["lobby"]["status"] == "waiting" => {
+                        return;
+                    }
                     Read::Msg(_) => {}
                     Read::Closed(Some(4010), reason) => {
                         // "moved to <url>": go there.
@@ -714,6 +722,110 @@ async fn an_idle_game_stays_unloaded_until_asked_for() {
     assert!(at.is_some_and(|a| addrs.contains(&a)), "served at {at:?}");
     served_by(&addrs, 1).await;
     drop(nodes);
+}
+
+/// Who sits where in a lobby listing, as (kind, name, bot kind) by seat.
+fn seating(seats: &Value) -> Vec<(String, String, String)> {
+    let text = |v: &Value| v.as_str().unwrap_or("").to_string();
+    seats
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (text(&s["kind"]), text(&s["name"]), text(&s["bot"])))
+        .collect()
+}
+
+/// Reads until the socket closes, then finds the lobby again through
+/// `nodes` and reconnects there.
+async fn follow(p: &mut Roamer, nodes: &[SocketAddr]) {
+    while let Read::Msg(_) = p.read(WAIT).await {}
+    p.reconnects += 1;
+    p.relocate(nodes).await;
+    p.open(nodes).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_waiting_room_outlives_its_node_and_a_drain() {
+    let db = TestDb::new(Backend::Postgres).await;
+    let mut nodes = three_nodes(&db).await;
+    let addrs: Vec<SocketAddr> = nodes.iter().map(|n| n.addr).collect();
+    // A room on a: Ann joins through b, the host seats an easy bot through
+    // c (both forwarded to a), and the third seat stays free.
+    let create = json!({ "name": "Waiting", "options": { "players": 3 } });
+    let (st, v) = http(addrs[0], "POST", "/api/lobbies", None, Some(create)).await;
+    assert_eq!(st, 201, "{v}");
+    let lobby = v["lobby"]["id"].as_str().unwrap().to_string();
+    let host = v["host_token"].as_str().unwrap().to_string();
+    let join = format!("/api/lobbies/{lobby}/join");
+    let (st, v) = http(
+        addrs[1],
+        "POST",
+        &join,
+        None,
+        Some(json!({ "name": "Ann" })),
+    )
+    .await;
+    assert_eq!(st, 200, "{v}");
+    let (seat, token) = (
+        v["seat"].as_u64().unwrap() as u8,
+        v["token"].as_str().unwrap().to_string(),
+    );
+    let bots = format!("/api/lobbies/{lobby}/bots");
+    let (st, v) = http(
+        addrs[2],
+        "POST",
+        &bots,
+        Some(&host),
+        Some(json!({ "kind": "easy" })),
+    )
+    .await;
+    assert_eq!(st, 200, "{v}");
+    let mut ann = Roamer::join(addrs[0], &lobby, seat, &token).await;
+    let seated = seating(&ann.seats);
+    assert_eq!(seated[0], ("human".into(), "Ann".into(), "".into()));
+    assert_eq!(seated[1].0, "bot");
+    assert_eq!(seated[1].2, "easy");
+    assert_eq!(seated[2].0, "empty");
+    // SIGKILL a: Ann's client finds the room again on a survivor, with the
+    // same seats, and her token still holds her seat there.
+    nodes.remove(0).kill();
+    let survivors = addrs[1..].to_vec();
+    follow(&mut ann, &survivors).await;
+    assert!(survivors.contains(&ann.node), "Ann is on {}", ann.node);
+    assert_eq!(seating(&ann.seats), seated, "the room changed on its way");
+    // Drain its new owner (SIGTERM): the room moves to the last node.
+    let owner = nodes.iter().position(|n| n.addr == ann.node).unwrap();
+    nodes[owner].signal("TERM");
+    follow(&mut ann, &survivors).await;
+    let last = ann.node;
+    assert!(survivors.contains(&last) && last != nodes[owner].addr);
+    assert_eq!(seating(&ann.seats), seated, "the room changed in the drain");
+    let status = nodes[owner].wait_exit(WAIT).await;
+    assert!(status.is_some_and(|s| s.success()), "{status:?}");
+    // The host's token still works: fill the last seat and start there.
+    let (st, v) = http(
+        last,
+        "POST",
+        &bots,
+        Some(&host),
+        Some(json!({ "kind": "normal" })),
+    )
+    .await;
+    assert_eq!(st, 200, "{v}");
+    let start = format!("/api/lobbies/{lobby}/start");
+    let (st, v) = http(last, "POST", &start, Some(&host), None).await;
+    assert_eq!(st, 200, "{v}");
+    // Ann plays her seat to the end.
+    let ann = tokio::time::timeout(Duration::from_secs(600), ann.play(vec![last], None))
+        .await
+        .expect("the game did not end");
+    assert!(ann.over.is_some());
+    let record = stored_log(&db, &lobby).await;
+    let names: Vec<&str> = record.seats.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names[0], "Ann");
+    assert_eq!(record.seats[1].bot.as_deref(), Some("easy"));
+    assert_eq!(record.seats[2].bot.as_deref(), Some("normal"));
+    assert_log_whole(&record);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

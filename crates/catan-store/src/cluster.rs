@@ -112,7 +112,8 @@ pub enum Claim {
     Won(u64),
     /// Another node holds the lease.
     Held,
-    /// No such game in progress is stored (nothing was claimed).
+    /// Nothing to serve: no such game in progress is stored, nor a waiting
+    /// room without a game (nothing was claimed).
     NoGame,
 }
 
@@ -127,7 +128,7 @@ pub struct Listing {
     pub info: String,
 }
 
-fn pool(store: &Store) -> Result<&PgPool, StoreError> {
+pub(crate) fn pool(store: &Store) -> Result<&PgPool, StoreError> {
     match store {
         Store::Postgres(p) => Ok(p),
         Store::Sqlite(_) => Err(StoreError::NeedsPostgres),
@@ -147,7 +148,7 @@ fn epoch_of(v: i64) -> u64 {
     u64::try_from(v).unwrap_or(0)
 }
 
-fn epoch_sql(e: u64) -> Result<i64, StoreError> {
+pub(crate) fn epoch_sql(e: u64) -> Result<i64, StoreError> {
     i64::try_from(e).map_err(|_| StoreError::Invalid(format!("epoch {e} is too large")))
 }
 
@@ -275,8 +276,9 @@ impl Store {
 
     /// Claims the lease of stored game `lobby_id` to take it over, like
     /// [`Store::claim_lease`] but only while the game is stored and in
-    /// progress (checked in the same statement, so that a request for an
-    /// unknown id leases nothing).
+    /// progress, or the lobby is a stored waiting room with no game yet
+    /// ([`Store::save_waiting_room`]); checked in the same statement, so
+    /// that a request for an unknown id leases nothing.
     pub async fn claim_game(
         &self,
         lobby_id: Uuid,
@@ -302,7 +304,9 @@ impl Store {
         // inside the INSERT's condition, so it is taken before the write.
         let row = sqlx::query(
             "WITH game AS (SELECT NOT $4 OR EXISTS (SELECT 1 FROM games \
-                             WHERE id = $1 AND status = 'in_progress') AS ok), \
+                             WHERE id = $1 AND status = 'in_progress') \
+                           OR (EXISTS (SELECT 1 FROM waiting_rooms WHERE lobby_id = $1) \
+                               AND NOT EXISTS (SELECT 1 FROM games WHERE id = $1)) AS ok), \
                   lock AS (SELECT 1 FROM lobby_leases WHERE lobby_id = $1 FOR UPDATE), \
                   won AS ( \
                INSERT INTO lobby_leases (lobby_id, node_id, epoch, expires) \

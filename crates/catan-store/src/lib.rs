@@ -22,6 +22,7 @@ mod decode;
 mod error;
 mod model;
 mod postgres;
+mod rooms;
 mod rows;
 mod sqlite;
 mod within;

@@ -2,7 +2,9 @@
 //! refuses a second live process under one id; a lease goes to exactly one
 //! of many nodes claiming it at once; a takeover raises the epoch; renewals
 //! tell a node which leases it lost; a lease parked by an idle unload is
-//! no orphan; renewals touch no index; and every journal append is fenced: an
+//! no orphan; renewals touch no index; a waiting room is written and
+//! deleted only under its lease and can be taken over until its game
+//! starts; and every journal append is fenced: an
 //! old owner's append after a takeover writes nothing, even when it races
 //! the takeover, so the log never forks.
 
@@ -301,6 +303,69 @@ async fn an_old_owner_cannot_change_seats_after_a_takeover() {
         store.update_seats_fenced(&other, 1).await,
         Err(StoreError::Fenced { .. })
     ));
+    drop_store(store, &db).await;
+}
+
+#[tokio::test]
+async fn a_waiting_room_is_fenced_taken_over_and_left_behind_by_its_game() {
+    let (store, db) = fresh().await;
+    let id = Uuid::new_v4();
+    let room = |n: u32| serde_json::json!({ "seats": n });
+    // Nothing stored: a claim for the id leases nothing.
+    assert_eq!(store.claim_game(id, "a", TTL).await.unwrap(), Claim::NoGame);
+    // A new lobby is leased, then its room stored at that epoch.
+    let first = store.claim_lease(id, "a", TTL).await.unwrap().unwrap();
+    store.save_waiting_room(id, first, &room(1)).await.unwrap();
+    store.save_waiting_room(id, first, &room(2)).await.unwrap();
+    assert_eq!(store.waiting_room(id).await.unwrap(), Some(room(2)));
+    // Its node dies: another claims the room (no game is stored) at the
+    // next epoch.
+    expire(&store, id).await;
+    let second = match store.claim_game(id, "b", TTL).await.unwrap() {
+        Claim::Won(e) => e,
+        other => panic!("the room was not claimed: {other:?}"),
+    };
+    assert!(second > first);
+    // The old owner, paused meanwhile, can neither overwrite nor delete it.
+    let e = store
+        .save_waiting_room(id, first, &room(9))
+        .await
+        .unwrap_err();
+    assert!(e.is_fenced(), "{e}");
+    let e = store.delete_waiting_room(id, first).await.unwrap_err();
+    assert!(e.is_fenced(), "{e}");
+    assert_eq!(store.waiting_room(id).await.unwrap(), Some(room(2)));
+    // The new owner's change goes through.
+    store.save_waiting_room(id, second, &room(3)).await.unwrap();
+    assert_eq!(store.waiting_room(id).await.unwrap(), Some(room(3)));
+    // Its game starts: the room beside it is never read again, and once
+    // the game is over nothing is claimed for the id.
+    let game = new_game(id);
+    store.create_game(&game).await.unwrap();
+    assert_eq!(store.waiting_room(id).await.unwrap(), None);
+    store
+        .finish_game(
+            id,
+            catan_core::record::GameStatus::Abandoned,
+            None,
+            Utc::now(),
+        )
+        .await
+        .unwrap();
+    expire(&store, id).await;
+    assert_eq!(store.claim_game(id, "c", TTL).await.unwrap(), Claim::NoGame);
+    // A room that closed is gone; deleting it again is no error.
+    let closed = Uuid::new_v4();
+    let e = store.claim_lease(closed, "a", TTL).await.unwrap().unwrap();
+    store.save_waiting_room(closed, e, &room(1)).await.unwrap();
+    store.delete_waiting_room(closed, e).await.unwrap();
+    store.delete_waiting_room(closed, e).await.unwrap();
+    assert_eq!(store.waiting_room(closed).await.unwrap(), None);
+    expire(&store, closed).await;
+    assert_eq!(
+        store.claim_game(closed, "b", TTL).await.unwrap(),
+        Claim::NoGame
+    );
     drop_store(store, &db).await;
 }
 

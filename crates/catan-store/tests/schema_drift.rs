@@ -23,13 +23,17 @@ use uuid::Uuid;
 /// docs/CLUSTER.md) needs PostgreSQL; SQLite is the single-node default.
 /// Migration 0004's `parked` column is on `lobby_leases`, so a whole
 /// PostgreSQL-only table, and needs no entry of its own.
-const POSTGRES_ONLY: [(&str, &str); 3] = [
+const POSTGRES_ONLY: [(&str, &str); 4] = [
     ("cluster_nodes", "postgres/0002: the live server nodes"),
     (
         "lobby_leases",
         "postgres/0002: who owns each lobby (0004 added `parked`)",
     ),
     ("cluster_key", "postgres/0003: the cluster's shared secret"),
+    (
+        "waiting_rooms",
+        "postgres/0006: waiting rooms that outlive their node",
+    ),
 ];
 
 /// Every way `pg` and `lite` differ beyond the tables `pg_only` names,

@@ -37,8 +37,7 @@ pub enum Located {
     Here(LobbyHandle),
     /// By another live node, at this base URL.
     There(String),
-    /// Nowhere: no such lobby, or one that died with its node before its
-    /// game started (a waiting room is not stored).
+    /// Nowhere: no such lobby (or a waiting room that closed).
     Nowhere,
     /// Moving (this node is draining, or the owner has no URL on record):
     /// try again in a moment.

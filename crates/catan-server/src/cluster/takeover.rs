@@ -38,12 +38,18 @@ impl Cluster {
             }
         }
         let began = std::time::Instant::now();
-        match crate::persist::resume_on_demand(&self.inner.registry, store, lobby).await {
+        let registry = &self.inner.registry;
+        let resumed = match crate::persist::resume_on_demand(registry, store, lobby).await {
+            Some(handle) => Some(handle),
+            // Claimed without a game in progress: a stored waiting room.
+            None => crate::persist::restore_room(registry, store, lobby).await,
+        };
+        match resumed {
             Some(handle) => {
                 tracing::info!(
                     lobby_id = %lobby,
                     ms = began.elapsed().as_millis() as u64,
-                    "took the lobby over from its log"
+                    "took the lobby over from the store"
                 );
                 crate::metrics::metrics().cluster_takeovers.inc();
                 Ok(Located::Here(handle))

@@ -158,6 +158,9 @@ impl LobbyActor {
             }
             if self.expired(Instant::now()) {
                 tracing::info!("lobby idle; cleaning it up");
+                if self.status() == LobbyStatus::Waiting {
+                    self.close_room().await;
+                }
                 break;
             }
         }
@@ -177,7 +180,7 @@ impl LobbyActor {
                 token,
                 reply,
             } => {
-                let r = self.join(name, seat, token);
+                let r = self.join(name, seat, token).await;
                 let _ = reply.send(r);
             }
             Command::Leave { token, reply } => {
@@ -190,15 +193,19 @@ impl LobbyActor {
                 seat,
                 reply,
             } => {
-                let r = self.add_bot(host, kind, seat);
+                let r = self.add_bot(host, kind, seat).await;
                 let _ = reply.send(r);
             }
             Command::RemoveBot { host, seat, reply } => {
-                let r = self.remove_bot(host, seat);
+                let r = self.remove_bot(host, seat).await;
                 let _ = reply.send(r);
             }
             Command::Start { host, reply } => {
                 let r = self.start(host).await;
+                let _ = reply.send(r);
+            }
+            Command::SaveRoom { reply } => {
+                let r = self.save_room().await;
                 let _ = reply.send(r);
             }
             Command::Connect { req, reply } => {

@@ -70,7 +70,18 @@ impl LobbyActor {
         }
     }
 
-    pub(super) fn join(
+    /// Puts `slot` in `seat` of the waiting room and records the room; on
+    /// failure the seat is as it was and the refusal is the journal's.
+    async fn seat_in_room(&mut self, seat: Seat, slot: Slot) -> Result<(), Refusal> {
+        let before = std::mem::replace(&mut self.seats[seat.index()], slot);
+        if let Err(r) = self.save_room().await {
+            self.seats[seat.index()] = before;
+            return Err(r);
+        }
+        Ok(())
+    }
+
+    pub(super) async fn join(
         &mut self,
         name: String,
         seat: Option<Seat>,
@@ -80,11 +91,12 @@ impl LobbyActor {
         let name = clean_name(&name, "the display name")
             .map_err(|m| Refusal::new(Code::InvalidName, m))?;
         let seat = self.free_seat(seat)?;
-        self.seats[seat.index()] = Slot::Human(Human {
+        let person = Slot::Human(Human {
             name,
             token,
             away_since: Some(Instant::now()),
         });
+        self.seat_in_room(seat, person).await?;
         tracing::info!(seat = seat.0, "player joined");
         self.lobby_changed();
         Ok((seat, self.info()))
@@ -95,9 +107,7 @@ impl LobbyActor {
             Refusal::new(Code::InvalidToken, "no seat in this lobby has that token")
         })?;
         match self.status() {
-            LobbyStatus::Waiting => {
-                self.seats[seat.index()] = Slot::Empty;
-            }
+            LobbyStatus::Waiting => self.seat_in_room(seat, Slot::Empty).await?,
             LobbyStatus::Playing => {
                 // A bot takes the seat over so the game can go on.
                 let Slot::Human(h) = &self.seats[seat.index()] else {
@@ -143,7 +153,7 @@ impl LobbyActor {
         Ok(self.info())
     }
 
-    pub(super) fn add_bot(
+    pub(super) async fn add_bot(
         &mut self,
         host: TokenHash,
         kind: BotKind,
@@ -153,23 +163,28 @@ impl LobbyActor {
         self.require_waiting()?;
         let seat = self.free_seat(seat)?;
         let seed = self.rng.random();
-        self.seats[seat.index()] = Slot::Bot(BotSeat {
+        let bot = Slot::Bot(BotSeat {
             name: bot_name(kind, seat),
             kind,
             bot: server_bot(kind, seed, self.env.config()),
         });
+        self.seat_in_room(seat, bot).await?;
         self.lobby_changed();
         // A bot is always present: say so, as a joining person's socket would.
         self.presence_changed();
         Ok((seat, self.info()))
     }
 
-    pub(super) fn remove_bot(&mut self, host: TokenHash, seat: Seat) -> Result<LobbyInfo, Refusal> {
+    pub(super) async fn remove_bot(
+        &mut self,
+        host: TokenHash,
+        seat: Seat,
+    ) -> Result<LobbyInfo, Refusal> {
         self.require_host(&host)?;
         self.require_waiting()?;
         match self.seats.get(seat.index()) {
             Some(Slot::Bot(_)) => {
-                self.seats[seat.index()] = Slot::Empty;
+                self.seat_in_room(seat, Slot::Empty).await?;
                 self.lobby_changed();
                 self.presence_changed();
                 Ok(self.info())
@@ -265,6 +280,8 @@ impl LobbyActor {
             fairness,
         });
         tracing::info!("game started");
+        // The game row is what a takeover reads from now on.
+        self.close_room().await;
         self.lobby_changed();
         self.broadcast_update(None, false, &[opener]);
         self.update_idle();

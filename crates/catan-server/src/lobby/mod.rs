@@ -13,6 +13,7 @@ mod manage;
 mod offer_wait;
 mod play;
 pub mod resume;
+mod room;
 mod settle;
 pub(crate) mod stored;
 mod test_offer;
@@ -92,6 +93,11 @@ pub(crate) enum Command {
     Start {
         host: TokenHash,
         reply: Reply<LobbyInfo>,
+    },
+    /// Records the waiting room as it is (a cluster's new lobby, once its
+    /// lease is taken).
+    SaveRoom {
+        reply: Reply<()>,
     },
     Connect {
         req: ConnectRequest,
@@ -225,6 +231,12 @@ impl LobbyHandle {
     /// Starts the game (host only, every seat filled).
     pub async fn start(&self, host: TokenHash) -> Result<LobbyInfo, Refusal> {
         self.request(|reply| Command::Start { host, reply }).await
+    }
+
+    /// Records the waiting room as it is now, so that it outlives this
+    /// node (a cluster's new lobby: called once its lease is taken).
+    pub async fn save_room(&self) -> Result<(), Refusal> {
+        self.request(|reply| Command::SaveRoom { reply }).await
     }
 
     pub(crate) async fn connect(&self, req: ConnectRequest) -> Result<(), Refusal> {

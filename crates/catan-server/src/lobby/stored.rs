@@ -4,12 +4,38 @@
 //! lobbies. Everything else a lobby records is the core game record itself
 //! (`catan_core::record`: seats, seed, actions, result) plus the seats'
 //! token hashes (`catan_store::StoredGame`); a bot seat's kind is the text
-//! `BotKind::name` writes and `BotKind::from_str` reads.
+//! `BotKind::name` writes and `BotKind::from_str` reads. A cluster also
+//! keeps each waiting room ([`StoredRoom`]) until its game starts.
 
 use crate::settings::LobbySettings;
+use catan_bots::BotKind;
 use catan_protocol::TurnTimer;
 use catan_store::StoredGame;
 use serde::{Deserialize, Serialize};
+
+/// A waiting room as a cluster stores it (`lobby::room`): what another
+/// node needs to rebuild the room. Token hashes only, never tokens.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct StoredRoom {
+    /// The lobby's settings.
+    pub settings: LobbySettings,
+    /// The host token's hash (hex).
+    pub host: String,
+    /// Who sits where, by seat.
+    pub seats: Vec<StoredSeat>,
+}
+
+/// One seat of a [`StoredRoom`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub(crate) enum StoredSeat {
+    /// Free.
+    Empty,
+    /// A person, known by their seat token's hash (hex).
+    Person { name: String, token_hash: String },
+    /// A bot of this kind (a new one of the same kind is seated on restore).
+    Bot { name: String, bot: BotKind },
+}
 
 /// What the store keeps about a lobby besides the game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

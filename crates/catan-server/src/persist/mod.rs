@@ -13,7 +13,7 @@ pub mod saved;
 pub mod steps;
 pub mod store_journal;
 
-pub use recovery::{RecoveryReport, recover, resume_loaded, resume_on_demand};
+pub use recovery::{RecoveryReport, recover, restore_room, resume_loaded, resume_on_demand};
 pub use store_journal::StoreJournal;
 
 use crate::config::Config;

@@ -63,6 +63,25 @@ pub async fn resume_on_demand(registry: &Registry, store: &Store, id: Uuid) -> O
     resume_loaded(registry, store, &stored).await
 }
 
+/// Lobby `id`'s waiting room, rebuilt from the store (a cluster's
+/// takeover of a lobby whose game had not started). `None` when the store
+/// has no such room, or it cannot be rebuilt (logged).
+pub async fn restore_room(registry: &Registry, store: &Store, id: Uuid) -> Option<LobbyHandle> {
+    let room = match store.waiting_room(id).await {
+        Ok(room) => room?,
+        Err(e) => {
+            tracing::error!(lobby_id = %id, error = %e, "cannot load the waiting room");
+            return None;
+        }
+    };
+    registry
+        .restore_room(id, &room)
+        .inspect_err(
+            |e| tracing::error!(lobby_id = %id, error = %e, "cannot rebuild the waiting room"),
+        )
+        .ok()
+}
+
 /// The lobby of `stored` (a game loaded by the caller, as a takeover of
 /// many games loads them in one query), rebuilt from its log; `None` when
 /// it cannot be rebuilt (logged).

@@ -189,14 +189,39 @@ impl StoreJournal {
                     .await
             }
         };
-        written.map_err(|e| {
-            self.note(lobby_id, &e);
-            if e.is_fenced() {
-                JournalError::fenced(format!("cannot record the seat change: {e}"))
-            } else {
-                failed("cannot record the seat change", e)
-            }
-        })
+        written.map_err(|e| self.fenced_failure(lobby_id, "cannot record the seat change", e))
+    }
+
+    /// A fenced write's failure: fenced (the lobby must stop here, and the
+    /// lease table is told) or a plain one.
+    fn fenced_failure(&self, lobby: Uuid, what: &str, e: StoreError) -> JournalError {
+        self.note(lobby, &e);
+        if e.is_fenced() {
+            JournalError::fenced(format!("{what}: {e}"))
+        } else {
+            failed(what, e)
+        }
+    }
+
+    /// Stores lobby `lobby`'s waiting room under its lease (a cluster node
+    /// only: a single server keeps rooms in memory).
+    async fn save_room(&self, lobby: Uuid, room: &serde_json::Value) -> Result<(), JournalError> {
+        let Some(epoch) = self.epoch(lobby)? else {
+            return Ok(());
+        };
+        self.bounded(self.store.save_waiting_room(lobby, epoch, room))
+            .await
+            .map_err(|e| self.fenced_failure(lobby, "cannot record the waiting room", e))
+    }
+
+    /// Deletes lobby `lobby`'s stored waiting room (a cluster node only).
+    async fn close_room(&self, lobby: Uuid) -> Result<(), JournalError> {
+        let Some(epoch) = self.epoch(lobby)? else {
+            return Ok(());
+        };
+        self.bounded(self.store.delete_waiting_room(lobby, epoch))
+            .await
+            .map_err(|e| self.fenced_failure(lobby, "cannot delete the waiting room", e))
     }
 
     /// Records the end of lobby `id`'s game; the result is derived from the
@@ -282,6 +307,18 @@ impl Journal for StoreJournal {
     fn game_finished<'a>(&'a self, lobby_id: Uuid, _result: &'a GameResult) -> JournalFuture<'a> {
         // The end is derived from the stored log (see `finish_game`).
         Box::pin(self.finish(lobby_id))
+    }
+
+    fn room_changed<'a>(
+        &'a self,
+        lobby_id: Uuid,
+        room: &'a serde_json::Value,
+    ) -> JournalFuture<'a> {
+        Box::pin(self.save_room(lobby_id, room))
+    }
+
+    fn room_closed(&self, lobby_id: Uuid) -> JournalFuture<'_> {
+        Box::pin(self.close_room(lobby_id))
     }
 
     fn durable(&self) -> bool {
