@@ -384,6 +384,20 @@ async function declineOffer(page, offer) {
     const o = view.offers.find((x) => x.id === id);
     return !o || o.declined.includes(you.seat) || error;
   }, offer, { timeout: 15_000 });
+  // Once declined, the card says so and offers no second Decline (a
+  // second click would send nothing); Accept stays, to change one's mind.
+  const card = page.locator(`li.offer[data-offer="${offer}"]`);
+  const declined = await page.evaluate((id) => {
+    const { view, you } = window.catan.state;
+    const o = view.offers.find((x) => x.id === id);
+    return !!o && o.declined.includes(you.seat);
+  }, offer);
+  if (declined) {
+    // (The bot may close the offer meanwhile: then the card is gone.)
+    await expect(card.locator('button.decline')).toHaveCount(0);
+    await expect.poll(async () => (await card.count()) === 0
+      || (await card.locator('.said').allTextContents()).includes('You declined.')).toBe(true);
+  }
 }
 
 /** Plays the person's moves until `seen` holds all of `wanted` or the game ends. */

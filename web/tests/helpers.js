@@ -109,7 +109,11 @@ export async function uiStep(page, { endTurn = true, answerOffers = true } = {})
   } else if (types.has('end_turn') && endTurn) {
     await page.click('#end-turn');
   } else if (types.has('decline_trade') && s.view.active !== s.you.seat) {
-    await page.locator('.offer .decline').first().click();
+    // An offer already declined keeps its button, disabled: a person
+    // answers each offer once.
+    const decline = page.locator('.offer .decline:not([disabled])');
+    if (!(await decline.count())) return false;
+    await decline.first().click();
   } else {
     return false;
   }
@@ -121,7 +125,17 @@ export async function uiStep(page, { endTurn = true, answerOffers = true } = {})
 export async function drive(pages, done, { endTurn = () => true, timeout = 90_000 } = {}) {
   const start = Date.now();
   while (!(await done())) {
-    if (Date.now() - start > timeout) throw new Error('drive: timed out');
+    if (Date.now() - start > timeout) {
+      // Say where each page stood, so that a stall can be told from slowness.
+      const where = await Promise.all(pages.map(async (p) => {
+        const s = await state(p);
+        const v = s.view || {};
+        return `seat ${s.you && s.you.seat}: turn ${v.turn}, phase ${v.phase}, active ${v.active}, `
+          + `busy ${s.busy}, legal [${[...new Set((s.legal || []).map((a) => a.type))].join(', ')}], `
+          + `offers ${(v.offers || []).length}, error ${JSON.stringify(s.error)}`;
+      }));
+      throw new Error(`drive: timed out; ${where.join('; ')}`);
+    }
     let acted = false;
     for (const p of pages) acted = (await uiStep(p, { endTurn: endTurn(p) })) || acted;
     if (!acted) await pages[0].waitForTimeout(60);

@@ -131,8 +131,6 @@ test('in the waiting room focus follows the seat pressed by keyboard, or moves t
 });
 
 test('when the turn comes back to the roll, focus moves to Roll dice, but not out of a text field being typed in', async ({ browser }) => {
-  // Two whole rounds of four seats after the opening.
-  test.setTimeout(360_000);
   const page = await (await browser.newContext()).newPage();
   watchErrors(page, 'Ann');
   await createLobby(page, { name: 'Ann', lobby: 'Turn focus test' });

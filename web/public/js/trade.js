@@ -146,7 +146,7 @@ export function renderOffers(root, ctx) {
       el('div', { class: 'offer-buttons' },
         toMe && !accepted && (accept || !o.counter) ? el('button', { type: 'button', class: 'accept primary', disabled: ctx.busy || !accept, onclick: () => sendOnce(ctx, `accept-${o.id}`, accept) }, t('offer.accept')) : null,
         toMe && accepted ? el('button', { type: 'button', class: 'accept', disabled: true }, t('offer.accepted')) : null,
-        toMe && decline ? el('button', { type: 'button', class: 'decline', disabled: ctx.busy, onclick: () => sendOnce(ctx, `decline-${o.id}`, decline) }, t('offer.decline')) : null,
+        toMe && decline && !declined ? el('button', { type: 'button', class: 'decline', disabled: ctx.busy, onclick: () => sendOnce(ctx, `decline-${o.id}`, decline) }, t('offer.decline')) : null,
         canCounter ? el('button', { type: 'button', class: 'counter-offer', onclick: () => { ctx.setTrade({ give: { ...o.get }, get: { ...o.give }, to: [o.maker] }); ctx.showTab('trade'); } }, t('offer.counter')) : null,
         confirms.map((a) => el('button', { type: 'button', class: 'confirm primary', 'data-seat': a.with, disabled: ctx.busy, onclick: () => sendOnce(ctx, `confirm-${o.id}`, a) }, t('offer.tradeWith', { name: name(a.with) }))),
         cancel ? el('button', { type: 'button', class: 'cancel-offer', disabled: ctx.busy, onclick: () => sendOnce(ctx, `cancel-${o.id}`, cancel) }, t('offer.withdraw')) : null));
