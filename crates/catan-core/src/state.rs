@@ -222,3 +222,164 @@ pub struct Game {
     /// The game's random state. Secret (R48).
     pub rng: ChaCha8Rng,
 }
+
+impl Game {
+    /// Options fixed at creation.
+    #[inline]
+    pub fn options(&self) -> GameOptions {
+        self.options
+    }
+
+    /// The layout.
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Harbour bits per vertex (same encoding as [`Player::harbours`]).
+    #[inline]
+    pub fn vertex_harbour(&self) -> &[u8] {
+        &self.vertex_harbour
+    }
+
+    /// For each total 2..12, the hexes bearing it (bit per hex id).
+    #[inline]
+    pub fn number_hexes(&self) -> &[u32; 13] {
+        &self.number_hexes
+    }
+
+    /// Vertices where the distance rule forbids a settlement (R22), by bit.
+    #[inline]
+    pub fn blocked_vertices(&self) -> u64 {
+        self.blocked_vertices
+    }
+
+    /// Where the robber is.
+    #[inline]
+    pub fn robber(&self) -> crate::ids::HexId {
+        self.robber
+    }
+
+    /// What the game waits for.
+    #[inline]
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// Whose turn it is (during the opening: who places; during discards:
+    /// the roller).
+    #[inline]
+    pub fn active(&self) -> Seat {
+        self.active
+    }
+
+    /// Who opened (R11).
+    #[inline]
+    pub fn opener(&self) -> Seat {
+        self.opener
+    }
+
+    /// 0 during the opening, then counts turns from 1.
+    #[inline]
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+
+    /// The last roll, if any.
+    #[inline]
+    pub fn dice(&self) -> Option<[u8; 2]> {
+        self.dice
+    }
+
+    /// How often each total 2..12 was rolled (index = total).
+    #[inline]
+    pub fn dice_counts(&self) -> &[u32] {
+        &self.dice_counts
+    }
+
+    /// Resource cards not in any hand.
+    #[inline]
+    pub fn bank(&self) -> ResourceSet {
+        self.bank
+    }
+
+    /// Cards left in the development deck. Only the number: which cards and
+    /// in what order is secret (R3, R48).
+    #[inline]
+    pub fn deck_size(&self) -> usize {
+        self.deck.len()
+    }
+
+    /// Players by seat.
+    #[inline]
+    pub fn players(&self) -> &[Player] {
+        &self.players
+    }
+
+    /// The player at `seat`. Panics if the game has no such seat: callers
+    /// with a seat from outside check it against [`Game::n_players`] first.
+    #[inline]
+    pub fn player(&self, seat: Seat) -> &Player {
+        &self.players[seat.index()]
+    }
+
+    /// All settlements and cities, by vertex bit.
+    #[inline]
+    pub fn occupied_vertices(&self) -> u64 {
+        self.occupied_vertices
+    }
+
+    /// All roads, by edge bit.
+    #[inline]
+    pub fn occupied_edges(&self) -> u128 {
+        self.occupied_edges
+    }
+
+    /// Longest Road holder.
+    #[inline]
+    pub fn longest_road(&self) -> Option<Seat> {
+        self.longest_road
+    }
+
+    /// Largest Army holder.
+    #[inline]
+    pub fn largest_army(&self) -> Option<Seat> {
+        self.largest_army
+    }
+
+    /// Whether a development card was played this turn (R34).
+    #[inline]
+    pub fn dev_played(&self) -> bool {
+        self.dev_played
+    }
+
+    /// V4: whether the active player has built this turn.
+    #[inline]
+    pub fn built_this_turn(&self) -> bool {
+        self.built_this_turn
+    }
+
+    /// Discards owed per seat after a 7.
+    #[inline]
+    pub fn discards(&self) -> &[u8] {
+        &self.discards
+    }
+
+    /// Open trade offers.
+    #[inline]
+    pub fn offers(&self) -> &[Offer] {
+        &self.offers
+    }
+
+    /// The id the next offer gets.
+    #[inline]
+    pub fn next_offer(&self) -> u32 {
+        self.next_offer
+    }
+
+    /// The winner, once finished.
+    #[inline]
+    pub fn winner(&self) -> Option<Seat> {
+        self.winner
+    }
+}
