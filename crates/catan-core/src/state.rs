@@ -165,62 +165,72 @@ impl Default for Player {
 
 /// The whole game. Serializable so that tests can compare states byte for
 /// byte; the authoritative record of a game is its seed and action log.
+///
+/// The fields are private to the crate, so that outside it a game changes
+/// only by its actions (and is set up by [`Game::new`] or a scenario): the
+/// engine's caches (occupied and blocked vertices, trails, awards) cannot
+/// drift from the pieces. Readers use the accessors below, named after the
+/// fields. The deck's cards and the random state have none: they decide what
+/// is drawn and rolled next, which no player may know (R48);
+/// [`Game::deck_size`] is what the views show. A bot's copy with the hidden
+/// cards drawn anew is made by [`Game::from_view`] or [`Game::redeal_hidden`]
+/// (see [`crate::hidden`]).
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 pub struct Game {
     /// Options fixed at creation.
-    pub options: GameOptions,
+    pub(crate) options: GameOptions,
     /// The layout.
-    pub board: Board,
+    pub(crate) board: Board,
     /// Harbour bits per vertex (same encoding as [`Player::harbours`]).
-    pub vertex_harbour: Vec<u8>,
+    pub(crate) vertex_harbour: Vec<u8>,
     /// For each total 2..12, the hexes bearing it (bit per hex id).
-    pub number_hexes: [u32; 13],
+    pub(crate) number_hexes: [u32; 13],
     /// Vertices where the distance rule forbids a settlement (R22).
-    pub blocked_vertices: u64,
+    pub(crate) blocked_vertices: u64,
     /// Where the robber is.
-    pub robber: crate::ids::HexId,
+    pub(crate) robber: crate::ids::HexId,
     /// What the game waits for.
-    pub phase: Phase,
+    pub(crate) phase: Phase,
     /// Whose turn (during the opening: who places; during discards: the roller).
-    pub active: Seat,
+    pub(crate) active: Seat,
     /// Who opened (R11).
-    pub opener: Seat,
+    pub(crate) opener: Seat,
     /// 0 during the opening, then counts turns from 1.
-    pub turn: u32,
+    pub(crate) turn: u32,
     /// The last roll, if any.
-    pub dice: Option<[u8; 2]>,
+    pub(crate) dice: Option<[u8; 2]>,
     /// How often each total 2..12 was rolled (index = total).
-    pub dice_counts: Vec<u32>,
+    pub(crate) dice_counts: Vec<u32>,
     /// Resource cards not in any hand.
-    pub bank: ResourceSet,
+    pub(crate) bank: ResourceSet,
     /// Development deck, top card last. Secret (R3, R48).
-    pub deck: Vec<DevCard>,
+    pub(crate) deck: Vec<DevCard>,
     /// Players by seat.
-    pub players: Vec<Player>,
+    pub(crate) players: Vec<Player>,
     /// All settlements and cities, by vertex bit.
-    pub occupied_vertices: u64,
+    pub(crate) occupied_vertices: u64,
     /// All roads, by edge bit.
-    pub occupied_edges: u128,
+    pub(crate) occupied_edges: u128,
     /// Longest Road holder.
-    pub longest_road: Option<Seat>,
+    pub(crate) longest_road: Option<Seat>,
     /// Largest Army holder.
-    pub largest_army: Option<Seat>,
+    pub(crate) largest_army: Option<Seat>,
     /// Whether a development card was played this turn (R34).
-    pub dev_played: bool,
+    pub(crate) dev_played: bool,
     /// V4: whether the active player has built this turn.
-    pub built_this_turn: bool,
+    pub(crate) built_this_turn: bool,
     /// Discards owed per seat after a 7.
-    pub discards: Vec<u8>,
+    pub(crate) discards: Vec<u8>,
     /// Open trade offers.
-    pub offers: Vec<Offer>,
+    pub(crate) offers: Vec<Offer>,
     /// The id the next offer gets.
-    pub next_offer: u32,
+    pub(crate) next_offer: u32,
     /// The winner, once finished.
-    pub winner: Option<Seat>,
+    pub(crate) winner: Option<Seat>,
     /// Forced dice still to use (scenarios), the next one last.
-    pub forced_dice: Vec<[u8; 2]>,
+    pub(crate) forced_dice: Vec<[u8; 2]>,
     /// The game's random state. Secret (R48).
-    pub rng: ChaCha8Rng,
+    pub(crate) rng: ChaCha8Rng,
 }
 
 impl Game {
