@@ -158,8 +158,14 @@ fn examples() -> Vec<(&'static str, Value)> {
     };
 
     let road = game.legal_actions(opener)[0];
-    let mut finished = game.clone();
-    finished.options().vp_target = 3;
+    // The same game to a target of 3 (the target plays no part in the set
+    // up), played on to its end.
+    let short = GameOptions {
+        vp_target: 3,
+        ..opts
+    };
+    let (mut finished, _) = Game::new(short, 7).unwrap();
+    finished.apply(opener, settle).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     Playout::new().run(&mut finished, &mut rng, 500, |_, _, _, _| {});
     assert_eq!(finished.phase(), Phase::Finished);
