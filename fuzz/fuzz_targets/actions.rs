@@ -102,7 +102,7 @@ fn run(u: &mut Unstructured) -> Result<()> {
     // Walk to a position by legal moves chosen from the input.
     let steps = u.int_in_range(0..=400u16)?;
     for _ in 0..steps {
-        if game.phase == Phase::Finished {
+        if game.phase() == Phase::Finished {
             break;
         }
         let seat = catan_core::playout::seat_to_act(&game);

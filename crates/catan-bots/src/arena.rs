@@ -68,10 +68,10 @@ pub fn arena_game(
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xa4e4_a4e4_a4e4);
     let mut legal = Vec::new();
-    let (mut turn, mut in_turn) = (game.turn, 0u32);
-    while game.phase != Phase::Finished && game.turn <= max_turns {
-        if game.turn != turn {
-            (turn, in_turn) = (game.turn, 0);
+    let (mut turn, mut in_turn) = (game.turn(), 0u32);
+    while game.phase() != Phase::Finished && game.turn() <= max_turns {
+        if game.turn() != turn {
+            (turn, in_turn) = (game.turn(), 0);
         }
         in_turn += 1;
         if in_turn > ACTIONS_PER_TURN {
@@ -98,20 +98,20 @@ pub fn arena_game(
         }
         res.actions += 1;
     }
-    res.winner = game.winner;
-    res.turns = game.turn;
+    res.winner = game.winner();
+    res.turns = game.turn();
     Ok((res, game))
 }
 
 /// A seat other than the active one that has not yet answered an open
 /// (non-counter) offer made to it.
 pub(crate) fn owes_answer(game: &Game) -> Option<Seat> {
-    if game.phase != Phase::Action {
+    if game.phase() != Phase::Action {
         return None;
     }
-    game.offers.iter().filter(|o| !o.counter).find_map(|o| {
+    game.offers().iter().filter(|o| !o.counter).find_map(|o| {
         o.to.iter().find(|&s| {
-            s != game.active
+            s != game.active()
                 && s.index() < game.n_players()
                 && !o.accepted.contains(s)
                 && !o.declined.contains(s)

@@ -51,7 +51,7 @@ const PER_DEV_CARD: f64 = 0.25;
 
 /// Expected resource cards `seat` receives a roll (any player's roll).
 pub fn cards_a_roll(game: &Game, seat: Seat) -> f64 {
-    let p = &game.players[seat.index()];
+    let p = game.player(seat);
     let g = geo();
     let mut pips_sum = 0u32;
     for v in 0..54u8 {
@@ -64,10 +64,10 @@ pub fn cards_a_roll(game: &Game, seat: Seat) -> f64 {
             continue;
         };
         for &h in &g.vertex_hexes[v as usize] {
-            if h == NONE || h == game.robber.0 {
+            if h == NONE || h == game.robber().0 {
                 continue;
             }
-            pips_sum += mult * pips(game.board.hexes[h as usize].number) as u32;
+            pips_sum += mult * pips(game.board().hexes[h as usize].number) as u32;
         }
     }
     pips_sum as f64 / 36.0
@@ -108,7 +108,7 @@ pub const FITTED: [f64; N_FEATURES] = [
 /// What a seat's position has that may win it the game; [`Eval::Fitted`]
 /// weighs these.
 pub fn features(game: &Game, seat: Seat) -> [f64; N_FEATURES] {
-    let p = &game.players[seat.index()];
+    let p = game.player(seat);
     let g = geo();
     let mut types = 0u8;
     for v in 0..54u8 {
@@ -119,7 +119,7 @@ pub fn features(game: &Game, seat: Seat) -> [f64; N_FEATURES] {
             if h == NONE {
                 continue;
             }
-            let hex = &game.board.hexes[h as usize];
+            let hex = &game.board().hexes[h as usize];
             if let (Some(r), Some(_)) = (hex.terrain.resource(), hex.number) {
                 types |= 1 << (r as u8);
             }
@@ -146,7 +146,7 @@ fn score(game: &Game, seat: Seat, eval: Eval) -> f64 {
     match eval {
         Eval::Points => vp,
         Eval::Position => {
-            let p = &game.players[seat.index()];
+            let p = game.player(seat);
             vp + PER_CARD_A_ROLL * cards_a_roll(game, seat)
                 + PER_CARD * p.hand.total().min(7) as f64
                 + PER_DEV_CARD * p.dev.0.iter().map(|&c| c as f64).sum::<f64>()
@@ -162,7 +162,7 @@ fn score(game: &Game, seat: Seat, eval: Eval) -> f64 {
 /// A game's worth to `me`: the result if it is over, else `me`'s share of a
 /// softmax over the seats' scores.
 pub fn value(game: &Game, me: Seat, eval: Eval) -> f64 {
-    if let Some(w) = game.winner {
+    if let Some(w) = game.winner() {
         return if w == me { 1.0 } else { 0.0 };
     }
     let scores: Vec<f64> = (0..game.n_players())

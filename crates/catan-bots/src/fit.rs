@@ -37,13 +37,13 @@ pub fn self_play(games: u64, seed: u64) -> Vec<Sample> {
         let n = game.n_players();
         let mut bots: Vec<HeuristicBot> = (0..n as u64).map(|k| HeuristicBot::new(s ^ k)).collect();
         let mut legal = Vec::new();
-        let mut turn = game.turn;
+        let mut turn = game.turn();
         let mut rows: Vec<(Vec<[f64; N_FEATURES]>, Vec<f64>)> = Vec::new();
         let mut steps = 0u32;
-        while game.phase != Phase::Finished && game.turn <= 1000 && steps < 400_000 {
+        while game.phase() != Phase::Finished && game.turn() <= 1000 && steps < 400_000 {
             steps += 1;
-            if game.turn != turn && game.phase == Phase::PreRoll {
-                turn = game.turn;
+            if game.turn() != turn && game.phase() == Phase::PreRoll {
+                turn = game.turn();
                 let seats = (0..n).map(|k| features(&game, Seat(k as u8))).collect();
                 let position = (0..n)
                     .map(|k| crate::eval::value(&game, Seat(k as u8), Eval::Position))
@@ -63,7 +63,7 @@ pub fn self_play(games: u64, seed: u64) -> Vec<Sample> {
                 break;
             }
         }
-        if let Some(w) = game.winner {
+        if let Some(w) = game.winner() {
             out.extend(rows.into_iter().map(|(seats, position)| Sample {
                 seats,
                 winner: w.index(),

@@ -309,10 +309,10 @@ impl SearchBot {
     /// for `me`: 1 for a win, 0 for a loss, a points-based estimate at the
     /// horizon; `None` if the deadline passed before it ended.
     fn playout(&mut self, game: &mut Game, me: Seat) -> Option<f64> {
-        let end = game.turn + self.config.horizon_turns;
+        let end = game.turn() + self.config.horizon_turns;
         let mut legal = Vec::new();
         let mut steps = 0u32;
-        while game.phase != Phase::Finished && game.turn < end && steps < 4000 {
+        while game.phase() != Phase::Finished && game.turn() < end && steps < 4000 {
             steps += 1;
             if steps.is_multiple_of(STEPS_PER_CHECK) && self.past_deadline() {
                 return None;

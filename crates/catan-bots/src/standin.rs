@@ -76,11 +76,11 @@ mod tests {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let mut discards = 0;
             for _ in 0..400 {
-                if game.phase == Phase::Finished {
+                if game.phase() == Phase::Finished {
                     break;
                 }
                 let seat = seat_to_act(&game);
-                let opening = matches!(game.phase, Phase::Opening { .. });
+                let opening = matches!(game.phase(), Phase::Opening { .. });
                 let a = act_for(&game, seat, &mut rng).expect("the game waits for seat");
                 if !opening {
                     assert!(
@@ -99,7 +99,7 @@ mod tests {
                 }
                 game.apply(seat, a).unwrap();
             }
-            assert!(game.turn > 50);
+            assert!(game.turn() > 50);
             assert!(discards > 0, "seed {seed}: a discard was exercised");
         }
     }
@@ -109,7 +109,7 @@ mod tests {
     #[test]
     fn no_stand_in_for_a_seat_not_awaited() {
         let (game, _) = Game::new(GameOptions::default(), 3).unwrap();
-        let other = game.next_seat(game.active);
+        let other = game.next_seat(game.active());
         assert!(!seats_to_act(&game).contains(&other));
         let mut rng = ChaCha8Rng::seed_from_u64(0);
         assert_eq!(act_for(&game, other, &mut rng), None);

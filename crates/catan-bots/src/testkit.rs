@@ -1,6 +1,7 @@
 //! Positions built by hand for the unit tests: pieces put straight on the
 //! board (no opening, no costs), so that a test can show the one situation
-//! a decision is about.
+//! a decision is about. The writes go through catan-core's `test-support`
+//! setters, which only test builds have.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -12,10 +13,10 @@ use catan_core::{Game, GameOptions, Phase, Seat};
 /// 0 to act, nothing on the board.
 pub fn blank(options: GameOptions) -> Game {
     let (mut g, _) = Game::new(options, 1).unwrap();
-    g.phase = Phase::Action;
-    g.turn = 40;
-    g.active = Seat(0);
-    g.dice = Some([3, 4]);
+    g.set_phase(Phase::Action);
+    g.set_turn(40);
+    g.set_active(Seat(0));
+    g.set_dice(Some([3, 4]));
     g
 }
 
@@ -50,29 +51,30 @@ pub fn path(from: u8, n: usize, avoid: u64) -> Vec<u8> {
 /// A settlement of `seat` on `v` (distance rule marks included).
 pub fn settle(g: &mut Game, seat: Seat, v: u8) {
     let bit = 1u64 << v;
-    let p = &mut g.players[seat.index()];
+    let p = g.player_mut(seat);
     p.settlements |= bit;
     p.settlements_left -= 1;
-    g.occupied_vertices |= bit;
-    g.blocked_vertices |= bit | geo().vertex_neighbour_mask[v as usize];
+    g.set_occupied_vertices(g.occupied_vertices() | bit);
+    g.set_blocked_vertices(g.blocked_vertices() | bit | geo().vertex_neighbour_mask[v as usize]);
 }
 
 /// Roads of `seat` along the vertices of `vs`.
 pub fn roads(g: &mut Game, seat: Seat, vs: &[u8]) {
     for w in vs.windows(2) {
         let e = edge(w[0], w[1]);
-        let p = &mut g.players[seat.index()];
+        let p = g.player_mut(seat);
         p.add_road(e);
         p.roads_left -= 1;
-        g.occupied_edges |= 1u128 << e;
+        g.set_occupied_edges(g.occupied_edges() | 1u128 << e);
     }
     recount(g);
 }
 
 /// Every player's longest trail, as the engine keeps it.
 pub fn recount(g: &mut Game) {
-    for i in 0..g.players.len() {
-        let blocked = g.occupied_vertices & !g.players[i].buildings();
-        g.players[i].trail = longest_trail(g.players[i].roads, blocked);
+    for i in 0..g.n_players() {
+        let seat = Seat(i as u8);
+        let blocked = g.occupied_vertices() & !g.player(seat).buildings();
+        g.player_mut(seat).trail = longest_trail(g.player(seat).roads, blocked);
     }
 }

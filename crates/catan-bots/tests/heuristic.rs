@@ -10,7 +10,8 @@ use catan_bots::ctx::Ctx;
 use catan_bots::{Bot, HeuristicBot, discard_pick, opening_value};
 use catan_core::geometry::geo;
 use catan_core::{
-    Action, BoardMode, DevCard, Game, Phase, Resource, ResourceSet, Seat, SeatSet, Viewer,
+    Action, BoardMode, DevCard, Game, GameOptions, Phase, Resource, ResourceSet, Seat, SeatSet,
+    Viewer,
 };
 use common::{options, to_first_action};
 
@@ -22,14 +23,14 @@ fn ask(g: &Game, seat: Seat) -> Action {
 }
 
 fn pips_of(g: &Game, v: u8) -> f32 {
-    BoardEval::new(&g.board).total_pips(v)
+    BoardEval::new(g.board()).total_pips(v)
 }
 
 #[test]
 fn r12_opening_picks_a_richer_spot_than_a_fixed_poor_one() {
     for seed in 0..5 {
         let (g, _) = Game::new(options(BoardMode::Beginner), seed).unwrap();
-        let Action::BuildSettlement { vertex } = ask(&g, g.active) else {
+        let Action::BuildSettlement { vertex } = ask(&g, g.active()) else {
             panic!("the opening starts with a settlement");
         };
         // Vertex 0 touches only hex 0 (mountains, 10: 3 pips).
@@ -37,7 +38,7 @@ fn r12_opening_picks_a_richer_spot_than_a_fixed_poor_one() {
             pips_of(&g, vertex.0) >= 10.0,
             "picked {vertex} with few pips"
         );
-        let view = g.view(Viewer::Seat(g.active));
+        let view = g.view(Viewer::Seat(g.active()));
         let ctx = Ctx::new(&view);
         assert!(opening_value(&ctx, vertex.0) > opening_value(&ctx, 0));
         let best = (0..54u8).map(|v| pips_of(&g, v)).fold(0.0, f32::max);
@@ -48,7 +49,7 @@ fn r12_opening_picks_a_richer_spot_than_a_fixed_poor_one() {
 #[test]
 fn r12_opening_road_leaves_from_the_new_settlement() {
     let (mut g, _) = Game::new(options(BoardMode::Random), 3).unwrap();
-    let seat = g.active;
+    let seat = g.active();
     let a = ask(&g, seat);
     g.apply(seat, a).unwrap();
     let Action::BuildSettlement { vertex } = a else {
@@ -63,9 +64,9 @@ fn r12_opening_road_leaves_from_the_new_settlement() {
 /// A game in its first action phase, the active seat and the next seat.
 fn trade_setup(seed: u64) -> (Game, Seat, Seat) {
     let mut g = to_first_action(seed);
-    let active = g.active;
+    let active = g.active();
     let other = g.next_seat(active);
-    g.players[active.index()].hand = ResourceSet([3, 3, 3, 3, 3]);
+    g.player_mut(active).hand = ResourceSet([3, 3, 3, 3, 3]);
     (g, active, other)
 }
 
@@ -81,7 +82,7 @@ fn offer(g: &mut Game, from: Seat, to: Seat, give: ResourceSet, get: ResourceSet
         },
     )
     .unwrap();
-    let id = g.offers.last().unwrap().id;
+    let id = g.offers().last().unwrap().id;
     let taker_answer = ask(g, to);
     match taker_answer {
         Action::AcceptTrade { offer } | Action::DeclineTrade { offer } => assert_eq!(offer, id),
@@ -93,7 +94,7 @@ fn offer(g: &mut Game, from: Seat, to: Seat, give: ResourceSet, get: ResourceSet
 #[test]
 fn r27_accepts_an_offer_that_completes_a_city() {
     let (mut g, active, other) = trade_setup(1);
-    g.players[other.index()].hand = ResourceSet([0, 0, 1, 2, 2]);
+    g.player_mut(other).hand = ResourceSet([0, 0, 1, 2, 2]);
     let a = offer(
         &mut g,
         active,
@@ -107,7 +108,7 @@ fn r27_accepts_an_offer_that_completes_a_city() {
 #[test]
 fn r27_declines_an_offer_that_takes_what_it_needs() {
     let (mut g, active, other) = trade_setup(1);
-    g.players[other.index()].hand = ResourceSet([0, 0, 1, 2, 2]);
+    g.player_mut(other).hand = ResourceSet([0, 0, 1, 2, 2]);
     let a = offer(
         &mut g,
         active,
@@ -121,10 +122,13 @@ fn r27_declines_an_offer_that_takes_what_it_needs() {
 #[test]
 fn r27_declines_to_help_a_player_about_to_win() {
     let (mut g, active, other) = trade_setup(1);
-    g.players[other.index()].hand = ResourceSet([0, 0, 1, 2, 2]);
+    g.player_mut(other).hand = ResourceSet([0, 0, 1, 2, 2]);
     // Two points shown, one from the target. (Two short counts as about to
     // win only for a player ahead of the bot: both show two points here.)
-    g.options.vp_target = 3;
+    g.set_options(GameOptions {
+        vp_target: 3,
+        ..g.options()
+    });
     let a = offer(
         &mut g,
         active,
@@ -138,7 +142,7 @@ fn r27_declines_to_help_a_player_about_to_win() {
 #[test]
 fn r27_repeats_its_answer_when_asked_again() {
     let (mut g, active, other) = trade_setup(2);
-    g.players[other.index()].hand = ResourceSet([0, 0, 1, 2, 2]);
+    g.player_mut(other).hand = ResourceSet([0, 0, 1, 2, 2]);
     let first = offer(
         &mut g,
         active,
@@ -153,17 +157,17 @@ fn r27_repeats_its_answer_when_asked_again() {
 #[test]
 fn r35_plays_a_knight_when_the_robber_blocks_it_and_never_robs_itself() {
     let mut g = to_first_action(4);
-    let seat = g.active;
-    g.phase = Phase::PreRoll;
-    g.players[seat.index()].dev.0[DevCard::Knight.index()] = 1;
-    let mine = g.players[seat.index()].buildings();
+    let seat = g.active();
+    g.set_phase(Phase::PreRoll);
+    g.player_mut(seat).dev.0[DevCard::Knight.index()] = 1;
+    let mine = g.player(seat).buildings();
     let blocked = (0..19u8)
         .find(|&h| {
             geo().hex_vertex_mask[h as usize] & mine != 0
-                && g.board.hexes[h as usize].number.is_some()
+                && g.board().hexes[h as usize].number.is_some()
         })
         .unwrap();
-    g.robber = catan_core::HexId(blocked);
+    g.set_robber(catan_core::HexId(blocked));
     match ask(&g, seat) {
         Action::PlayKnight { hex, .. } => {
             assert_eq!(
@@ -180,18 +184,18 @@ fn r35_plays_a_knight_when_the_robber_blocks_it_and_never_robs_itself() {
 fn r19_robber_goes_to_an_opponent_hex_and_steals_from_someone() {
     for seed in 0..10 {
         let mut g = to_first_action(seed);
-        let seat = g.active;
-        g.phase = Phase::MoveRobber;
-        for p in g.players.iter_mut() {
-            p.hand = ResourceSet([1, 1, 1, 1, 1]);
+        let seat = g.active();
+        g.set_phase(Phase::MoveRobber);
+        for s in 0..g.n_players() {
+            g.player_mut(Seat(s as u8)).hand = ResourceSet([1, 1, 1, 1, 1]);
         }
-        let mine = g.players[seat.index()].buildings();
+        let mine = g.player(seat).buildings();
         match ask(&g, seat) {
             Action::MoveRobber { hex, victim } => {
                 let mask = geo().hex_vertex_mask[hex.index()];
                 assert_eq!(mask & mine, 0, "seed {seed}: robber on own hex {hex}");
                 assert!(victim.is_some(), "seed {seed}: no victim");
-                assert!(g.board.hexes[hex.index()].number.is_some());
+                assert!(g.board().hexes[hex.index()].number.is_some());
             }
             other => panic!("expected a robber move, got {other:?}"),
         }
@@ -201,8 +205,8 @@ fn r19_robber_goes_to_an_opponent_hex_and_steals_from_someone() {
 #[test]
 fn r19_discards_exactly_the_owed_count_and_keeps_what_the_plan_needs() {
     let mut g = to_first_action(5);
-    let seat = g.next_seat(g.active);
-    g.players[seat.index()].hand = ResourceSet([6, 0, 1, 2, 3]);
+    let seat = g.next_seat(g.active());
+    g.player_mut(seat).hand = ResourceSet([6, 0, 1, 2, 3]);
     let view = g.view(Viewer::Seat(seat));
     let ctx = Ctx::new(&view);
     let drop = discard_pick(&ctx, ctx.hand, 6);
@@ -220,12 +224,12 @@ fn r19_discards_exactly_the_owed_count_and_keeps_what_the_plan_needs() {
 #[test]
 fn builds_a_city_when_it_can() {
     let mut g = to_first_action(6);
-    let seat = g.active;
-    g.players[seat.index()].hand = ResourceSet::CITY;
+    let seat = g.active();
+    g.player_mut(seat).hand = ResourceSet::CITY;
     let a = ask(&g, seat);
     assert!(matches!(a, Action::BuildCity { .. }), "{a:?}");
     let Action::BuildCity { vertex } = a else {
         unreachable!()
     };
-    assert!(g.players[seat.index()].settlements & (1 << vertex.0) != 0);
+    assert!(g.player(seat).settlements & (1 << vertex.0) != 0);
 }

@@ -6,7 +6,10 @@
 
 use catan_bots::{Bot, BotKind, SearchBot, SearchConfig, arena, make_bot};
 use catan_core::playout::Playout;
-use catan_core::{Action, BoardMode, DevCard, Game, GameOptions, Phase, Seat, View, Viewer};
+use catan_core::{
+    Action, BoardMode, DevCard, DevCards, Game, GameOptions, HiddenDeal, Phase, ResourceSet, Seat,
+    View, Viewer,
+};
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
@@ -117,43 +120,67 @@ fn midgame(seed: u64, turns: u32) -> Game {
 /// `g` with everything `me` cannot see changed: the other hands' cards
 /// redealt (same counts), the other players' development cards swapped with
 /// the deck's where possible, the deck reshuffled and the dice reseeded.
+/// The engine's [`Game::redeal_hidden`] checks that `me` cannot tell.
 fn hidden_twin(g: &Game, me: Seat, seed: u64) -> Game {
-    let mut t = g.clone();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let others: Vec<usize> = (0..t.n_players()).filter(|&i| i != me.index()).collect();
+    let others: Vec<usize> = (0..g.n_players()).filter(|&i| i != me.index()).collect();
+    let mut hands: Vec<ResourceSet> = g.players().iter().map(|p| p.hand).collect();
     let mut cards = Vec::new();
     for &i in &others {
-        for (r, k) in t.players[i].hand.iter() {
+        for (r, k) in hands[i].iter() {
             cards.extend(std::iter::repeat_n(r, k as usize));
         }
     }
     cards.shuffle(&mut rng);
     for &i in &others {
-        let n = t.players[i].hand.total();
-        let mut hand = catan_core::ResourceSet::EMPTY;
+        let n = hands[i].total();
+        let mut hand = ResourceSet::EMPTY;
         for _ in 0..n {
             *hand.get_mut(cards.pop().unwrap()) += 1;
         }
-        t.players[i].hand = hand;
+        hands[i] = hand;
+    }
+    // The deck's cards are secret: they are the standard 25 less every card
+    // held or played.
+    let mut in_deck = DevCard::DECK_COUNTS;
+    for p in g.players() {
+        for c in DevCard::ALL {
+            in_deck[c.index()] -= p.dev.get(c) + p.played.get(c);
+        }
     }
     // Swap one unplayed card of another player with a different one of the deck.
+    let mut dev: Vec<DevCards> = g.players().iter().map(|p| p.dev).collect();
     'swap: for &i in &others {
         for c in DevCard::ALL {
-            let playable = t.players[i].dev.get(c) > t.players[i].dev_new.get(c);
+            let playable = dev[i].get(c) > g.players()[i].dev_new.get(c);
             if !playable {
                 continue;
             }
-            if let Some(pos) = t.deck.iter().position(|&d| d != c) {
-                let d = t.deck[pos];
-                t.players[i].dev.0[c.index()] -= 1;
-                t.players[i].dev.0[d.index()] += 1;
-                t.deck[pos] = c;
+            if let Some(d) = DevCard::ALL
+                .into_iter()
+                .find(|&d| d != c && in_deck[d.index()] > 0)
+            {
+                dev[i].0[c.index()] -= 1;
+                dev[i].0[d.index()] += 1;
+                in_deck[d.index()] -= 1;
+                in_deck[c.index()] += 1;
                 break 'swap;
             }
         }
     }
-    t.deck.shuffle(&mut rng);
-    t.rng = ChaCha8Rng::seed_from_u64(seed ^ 0xd1ce);
+    let mut deck: Vec<DevCard> = DevCard::ALL
+        .iter()
+        .flat_map(|&c| std::iter::repeat_n(c, in_deck[c.index()] as usize))
+        .collect();
+    deck.shuffle(&mut rng);
+    let mut t = g.clone();
+    let deal = HiddenDeal {
+        hands,
+        dev_cards: dev,
+        deck,
+        seed: seed ^ 0xd1ce,
+    };
+    t.redeal_hidden(me, deal).unwrap();
     t
 }
 
@@ -162,7 +189,7 @@ fn r46_bots_choose_the_same_when_only_hidden_information_differs() {
     let mut compared = 0;
     for seed in 0..30u64 {
         let g = midgame(seed, 4 + seed as u32 % 30);
-        if g.phase == Phase::Finished {
+        if g.phase() == Phase::Finished {
             continue;
         }
         let me = catan_core::playout::seat_to_act(&g);

@@ -12,19 +12,19 @@ pub fn describe(i: u64, seed: u64, game: &Game) -> Vec<String> {
     let mut out = vec![format!(
         "game {i} (seed {seed}) unfinished at turn {} ({}): deck {} cards, bank {:?}, \
          free corners {}, longest road {:?}, largest army {:?}",
-        game.turn,
+        game.turn(),
         if unwinnable(game) {
             "lost"
         } else {
             "not proved lost"
         },
-        game.deck.len(),
-        game.bank.0,
+        game.deck_size(),
+        game.bank().0,
         bits64(free).count(),
-        game.longest_road.map(|s| s.0),
-        game.largest_army.map(|s| s.0),
+        game.longest_road().map(|s| s.0),
+        game.largest_army().map(|s| s.0),
     )];
-    for (s, p) in game.players.iter().enumerate() {
+    for (s, p) in game.players().iter().enumerate() {
         let seat = Seat(s as u8);
         out.push(format!(
             "  seat {s}: {} points (ceiling {}), pieces left r{} s{} c{}, hand {:?}, \

@@ -20,8 +20,8 @@ use catan_bots::search::SearchConfig;
 use catan_bots::{Bot, BotKind, SearchBot, make_bot};
 use catan_core::scenario::{BoardSpec, Scenario, Start, StartPlayer};
 use catan_core::{
-    Action, DevCard, EdgeId, Game, GameOptions, Harbour, HexId, HexTile, Phase, Resource,
-    ResourceSet, Seat, VertexId, Viewer,
+    Action, DevCard, EdgeId, Game, GameOptions, Harbour, HexId, HexTile, HiddenDeal, PhaseName,
+    Resource, ResourceSet, Seat, VertexId, Viewer,
 };
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -92,8 +92,10 @@ struct Position {
     largest_army: Option<Seat>,
     /// `opening`, `pre_roll`, `action` or `move_robber`.
     phase: String,
-    /// Opening: roads placed so far by everyone.
+    /// Opening: roads placed so far by everyone. Not read: the engine counts
+    /// the step from the pieces, which say the same.
     #[serde(default)]
+    #[allow(dead_code)]
     step: u8,
     /// Opening: the bot's settlement waiting for its road.
     #[serde(default)]
@@ -228,34 +230,40 @@ fn position_game(p: &Position, rng: &mut ChaCha8Rng) -> Result<Game, String> {
         }),
         actions: Vec::new(),
     };
-    let mut g = scenario.build().map_err(|e| e.0)?;
-    for (i, s) in p.seats.iter().enumerate() {
+    let built = scenario.build().map_err(|e| e.0)?;
+    // What a scenario cannot set (the step of the turn, the played cards
+    // other than knights) goes into the seat's view of the built game; the
+    // engine makes the game from that view and the cards dealt above.
+    let mut view = built.view(Viewer::Seat(p.me));
+    for (pv, s) in view.players.iter_mut().zip(&p.seats) {
         for c in &s.played {
             if *c != DevCard::Knight {
-                g.players[i].played.0[c.index()] += 1;
+                pv.played.0[c.index()] += 1;
             }
         }
     }
-    // The deck: what is left unseen, as many as the other engine holds.
-    unseen_list.truncate(p.deck_size);
-    g.deck = unseen_list;
-    g.rng = ChaCha8Rng::seed_from_u64(rand::Rng::random(rng));
-    g.opener = Seat(0);
-    g.active = p.me;
-    g.turn = p.turn;
-    g.dev_played = p.dev_played;
-    g.dice = p.dice;
-    g.phase = match p.phase.as_str() {
-        "opening" => Phase::Opening {
-            step: p.step,
-            settlement: p.settlement,
-        },
-        "pre_roll" => Phase::PreRoll,
-        "action" => Phase::Action,
-        "move_robber" => Phase::MoveRobber,
+    view.active = p.me;
+    view.turn = p.turn;
+    view.dev_card_played = p.dev_played;
+    view.dice = p.dice;
+    // The opening's step follows from the settlements placed and the one
+    // waiting for its road (seat 0 opened, so the engine finds the opener).
+    (view.phase, view.opening_settlement) = match p.phase.as_str() {
+        "opening" => (PhaseName::Opening, p.settlement),
+        "pre_roll" => (PhaseName::PreRoll, None),
+        "action" => (PhaseName::Action, None),
+        "move_robber" => (PhaseName::MoveRobber, None),
         other => return Err(format!("unknown phase {other:?}")),
     };
-    Ok(g)
+    // The deck: what is left unseen, as many as the other engine holds.
+    unseen_list.truncate(p.deck_size);
+    let deal = HiddenDeal {
+        hands: built.players().iter().map(|q| q.hand).collect(),
+        dev_cards: built.players().iter().map(|q| q.dev).collect(),
+        deck: unseen_list,
+        seed: rand::Rng::random(rng),
+    };
+    Game::from_view(&view, deal).map_err(|e| e.0)
 }
 
 /// A bot of `kind` as the flags configure it.

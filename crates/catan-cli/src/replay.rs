@@ -191,7 +191,7 @@ pub(crate) mod tests {
                     false,
                 ));
             });
-            if game.winner.is_none() {
+            if game.winner().is_none() {
                 continue;
             }
             let record = GameRecord {

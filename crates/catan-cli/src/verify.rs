@@ -66,7 +66,7 @@ mod tests {
         let msg = ok_message(&record, &report);
         assert!(msg.starts_with("OK: "), "{msg}");
         assert!(msg.contains(&format!("{} actions", record.actions.len())));
-        assert!(msg.contains(&format!("{} won", game.winner.unwrap())));
+        assert!(msg.contains(&format!("{} won", game.winner().unwrap())));
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod error;
 pub mod event;
 pub mod game;
 pub mod geometry;
+pub mod hidden;
 pub mod ids;
 pub mod legal;
 pub mod options;
@@ -24,6 +25,8 @@ pub mod scenario;
 #[cfg(feature = "schema")]
 mod schema;
 pub mod state;
+#[cfg(feature = "test-support")]
+mod test_support;
 pub mod view;
 
 pub use action::{Action, EdgeList, ResourceList, SeatSet};
@@ -31,6 +34,7 @@ pub use board::{Board, Harbour, HarbourKind, HexTile, Terrain};
 pub use error::{ActionError, ErrorCode};
 pub use event::{Event, Offer, Viewer};
 pub use game::SetupError;
+pub use hidden::HiddenDeal;
 pub use ids::{EdgeId, HexId, OfferId, Seat, VertexId};
 pub use options::{BoardMode, GameOptions};
 pub use per_seat::PerSeat;

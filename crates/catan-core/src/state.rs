@@ -165,60 +165,231 @@ impl Default for Player {
 
 /// The whole game. Serializable so that tests can compare states byte for
 /// byte; the authoritative record of a game is its seed and action log.
+///
+/// The fields are private to the crate, so that outside it a game changes
+/// only by its actions (and is set up by [`Game::new`] or a scenario): the
+/// engine's caches (occupied and blocked vertices, trails, awards) cannot
+/// drift from the pieces. Readers use the accessors below, named after the
+/// fields. The deck's cards and the random state have none: they decide what
+/// is drawn and rolled next, which no player may know (R48);
+/// [`Game::deck_size`] is what the views show. A bot's copy with the hidden
+/// cards drawn anew is made by [`Game::from_view`] or [`Game::redeal_hidden`]
+/// (see [`crate::hidden`]).
 #[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
 pub struct Game {
     /// Options fixed at creation.
-    pub options: GameOptions,
+    pub(crate) options: GameOptions,
     /// The layout.
-    pub board: Board,
+    pub(crate) board: Board,
     /// Harbour bits per vertex (same encoding as [`Player::harbours`]).
-    pub vertex_harbour: Vec<u8>,
+    pub(crate) vertex_harbour: Vec<u8>,
     /// For each total 2..12, the hexes bearing it (bit per hex id).
-    pub number_hexes: [u32; 13],
+    pub(crate) number_hexes: [u32; 13],
     /// Vertices where the distance rule forbids a settlement (R22).
-    pub blocked_vertices: u64,
+    pub(crate) blocked_vertices: u64,
     /// Where the robber is.
-    pub robber: crate::ids::HexId,
+    pub(crate) robber: crate::ids::HexId,
     /// What the game waits for.
-    pub phase: Phase,
+    pub(crate) phase: Phase,
     /// Whose turn (during the opening: who places; during discards: the roller).
-    pub active: Seat,
+    pub(crate) active: Seat,
     /// Who opened (R11).
-    pub opener: Seat,
+    pub(crate) opener: Seat,
     /// 0 during the opening, then counts turns from 1.
-    pub turn: u32,
+    pub(crate) turn: u32,
     /// The last roll, if any.
-    pub dice: Option<[u8; 2]>,
+    pub(crate) dice: Option<[u8; 2]>,
     /// How often each total 2..12 was rolled (index = total).
-    pub dice_counts: Vec<u32>,
+    pub(crate) dice_counts: Vec<u32>,
     /// Resource cards not in any hand.
-    pub bank: ResourceSet,
+    pub(crate) bank: ResourceSet,
     /// Development deck, top card last. Secret (R3, R48).
-    pub deck: Vec<DevCard>,
+    pub(crate) deck: Vec<DevCard>,
     /// Players by seat.
-    pub players: Vec<Player>,
+    pub(crate) players: Vec<Player>,
     /// All settlements and cities, by vertex bit.
-    pub occupied_vertices: u64,
+    pub(crate) occupied_vertices: u64,
     /// All roads, by edge bit.
-    pub occupied_edges: u128,
+    pub(crate) occupied_edges: u128,
     /// Longest Road holder.
-    pub longest_road: Option<Seat>,
+    pub(crate) longest_road: Option<Seat>,
     /// Largest Army holder.
-    pub largest_army: Option<Seat>,
+    pub(crate) largest_army: Option<Seat>,
     /// Whether a development card was played this turn (R34).
-    pub dev_played: bool,
+    pub(crate) dev_played: bool,
     /// V4: whether the active player has built this turn.
-    pub built_this_turn: bool,
+    pub(crate) built_this_turn: bool,
     /// Discards owed per seat after a 7.
-    pub discards: Vec<u8>,
+    pub(crate) discards: Vec<u8>,
     /// Open trade offers.
-    pub offers: Vec<Offer>,
+    pub(crate) offers: Vec<Offer>,
     /// The id the next offer gets.
-    pub next_offer: u32,
+    pub(crate) next_offer: u32,
     /// The winner, once finished.
-    pub winner: Option<Seat>,
+    pub(crate) winner: Option<Seat>,
     /// Forced dice still to use (scenarios), the next one last.
-    pub forced_dice: Vec<[u8; 2]>,
+    pub(crate) forced_dice: Vec<[u8; 2]>,
     /// The game's random state. Secret (R48).
-    pub rng: ChaCha8Rng,
+    pub(crate) rng: ChaCha8Rng,
+}
+
+impl Game {
+    /// Options fixed at creation.
+    #[inline]
+    pub fn options(&self) -> GameOptions {
+        self.options
+    }
+
+    /// The layout.
+    #[inline]
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Harbour bits per vertex (same encoding as [`Player::harbours`]).
+    #[inline]
+    pub fn vertex_harbour(&self) -> &[u8] {
+        &self.vertex_harbour
+    }
+
+    /// For each total 2..12, the hexes bearing it (bit per hex id).
+    #[inline]
+    pub fn number_hexes(&self) -> &[u32; 13] {
+        &self.number_hexes
+    }
+
+    /// Vertices where the distance rule forbids a settlement (R22), by bit.
+    #[inline]
+    pub fn blocked_vertices(&self) -> u64 {
+        self.blocked_vertices
+    }
+
+    /// Where the robber is.
+    #[inline]
+    pub fn robber(&self) -> crate::ids::HexId {
+        self.robber
+    }
+
+    /// What the game waits for.
+    #[inline]
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// Whose turn it is (during the opening: who places; during discards:
+    /// the roller).
+    #[inline]
+    pub fn active(&self) -> Seat {
+        self.active
+    }
+
+    /// Who opened (R11).
+    #[inline]
+    pub fn opener(&self) -> Seat {
+        self.opener
+    }
+
+    /// 0 during the opening, then counts turns from 1.
+    #[inline]
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+
+    /// The last roll, if any.
+    #[inline]
+    pub fn dice(&self) -> Option<[u8; 2]> {
+        self.dice
+    }
+
+    /// How often each total 2..12 was rolled (index = total).
+    #[inline]
+    pub fn dice_counts(&self) -> &[u32] {
+        &self.dice_counts
+    }
+
+    /// Resource cards not in any hand.
+    #[inline]
+    pub fn bank(&self) -> ResourceSet {
+        self.bank
+    }
+
+    /// Cards left in the development deck. Only the number: which cards and
+    /// in what order is secret (R3, R48).
+    #[inline]
+    pub fn deck_size(&self) -> usize {
+        self.deck.len()
+    }
+
+    /// Players by seat.
+    #[inline]
+    pub fn players(&self) -> &[Player] {
+        &self.players
+    }
+
+    /// The player at `seat`. Panics if the game has no such seat: callers
+    /// with a seat from outside check it against [`Game::n_players`] first.
+    #[inline]
+    pub fn player(&self, seat: Seat) -> &Player {
+        &self.players[seat.index()]
+    }
+
+    /// All settlements and cities, by vertex bit.
+    #[inline]
+    pub fn occupied_vertices(&self) -> u64 {
+        self.occupied_vertices
+    }
+
+    /// All roads, by edge bit.
+    #[inline]
+    pub fn occupied_edges(&self) -> u128 {
+        self.occupied_edges
+    }
+
+    /// Longest Road holder.
+    #[inline]
+    pub fn longest_road(&self) -> Option<Seat> {
+        self.longest_road
+    }
+
+    /// Largest Army holder.
+    #[inline]
+    pub fn largest_army(&self) -> Option<Seat> {
+        self.largest_army
+    }
+
+    /// Whether a development card was played this turn (R34).
+    #[inline]
+    pub fn dev_played(&self) -> bool {
+        self.dev_played
+    }
+
+    /// V4: whether the active player has built this turn.
+    #[inline]
+    pub fn built_this_turn(&self) -> bool {
+        self.built_this_turn
+    }
+
+    /// Discards owed per seat after a 7.
+    #[inline]
+    pub fn discards(&self) -> &[u8] {
+        &self.discards
+    }
+
+    /// Open trade offers.
+    #[inline]
+    pub fn offers(&self) -> &[Offer] {
+        &self.offers
+    }
+
+    /// The id the next offer gets.
+    #[inline]
+    pub fn next_offer(&self) -> u32 {
+        self.next_offer
+    }
+
+    /// The winner, once finished.
+    #[inline]
+    pub fn winner(&self) -> Option<Seat> {
+        self.winner
+    }
 }

@@ -28,8 +28,8 @@ fn options_for(seed: u64) -> GameOptions {
 
 fn check_invariants(game: &Game, context: &str) {
     // R3: 19 of each resource across bank and hands.
-    let mut total = game.bank;
-    for p in &game.players {
+    let mut total = game.bank();
+    for p in game.players() {
         total.add(&p.hand);
     }
     assert_eq!(
@@ -38,14 +38,14 @@ fn check_invariants(game: &Game, context: &str) {
         "{context}: resources not conserved"
     );
     // R3: 25 development cards across deck, hands and played.
-    let mut dev = game.deck.len() as u32;
-    for p in &game.players {
+    let mut dev = game.deck_size() as u32;
+    for p in game.players() {
         dev += p.dev.total() + p.played.total();
     }
     assert_eq!(dev, 25, "{context}: development cards not conserved");
     let mut vertices = 0u64;
     let mut edges = 0u128;
-    for (i, p) in game.players.iter().enumerate() {
+    for (i, p) in game.players().iter().enumerate() {
         // R4: pieces on the board plus supply equal the player's set.
         assert_eq!(
             p.roads.count_ones() + p.roads_left as u32,
@@ -77,7 +77,7 @@ fn check_invariants(game: &Game, context: &str) {
         vertices |= p.buildings();
         edges |= p.roads;
         // R39: the incrementally kept trail equals a full recount.
-        let opponents = game.occupied_vertices & !p.buildings();
+        let opponents = game.occupied_vertices() & !p.buildings();
         assert_eq!(
             p.trail,
             catan_core::rules::awards::longest_trail(p.roads, opponents),
@@ -87,12 +87,12 @@ fn check_invariants(game: &Game, context: &str) {
         let seat = Seat(i as u8);
         let recount = p.settlements.count_ones() as u8
             + 2 * p.cities.count_ones() as u8
-            + if game.longest_road == Some(seat) {
+            + if game.longest_road() == Some(seat) {
                 2
             } else {
                 0
             }
-            + if game.largest_army == Some(seat) {
+            + if game.largest_army() == Some(seat) {
                 2
             } else {
                 0
@@ -105,14 +105,15 @@ fn check_invariants(game: &Game, context: &str) {
         );
     }
     assert_eq!(
-        vertices, game.occupied_vertices,
+        vertices,
+        game.occupied_vertices(),
         "{context}: occupancy mask"
     );
-    assert_eq!(edges, game.occupied_edges, "{context}: road mask");
-    if game.phase != Phase::Finished {
+    assert_eq!(edges, game.occupied_edges(), "{context}: road mask");
+    if game.phase() != Phase::Finished {
         assert!(
-            game.victory_points(game.active) < game.options.vp_target
-                || matches!(game.phase, Phase::Opening { .. }),
+            game.victory_points(game.active()) < game.options().vp_target
+                || matches!(game.phase(), Phase::Opening { .. }),
             "{context}: active player at the target but the game goes on (R44)"
         );
     }
@@ -207,18 +208,18 @@ fn play_checked(seed: u64, probe_every: u32) -> (Game, Vec<(Seat, Action)>) {
     let mut log = Vec::new();
     let mut legal = Vec::new();
     let mut step = 0u32;
-    while game.phase != Phase::Finished && game.turn <= MAX_TURNS {
+    while game.phase() != Phase::Finished && game.turn() <= MAX_TURNS {
         step += 1;
         if probe_every > 0 && step.is_multiple_of(probe_every) {
             probe_illegal(&game, &mut rng, seed, step);
         }
         let mut seat = seat_to_act(&game);
-        if game.phase == Phase::Action {
+        if game.phase() == Phase::Action {
             // Exercise the player-trade flow too: offers from the active
             // player or counter-offers, and answers from the others.
             if rng.random_bool(0.05) {
                 let maker = Seat(rng.random_range(0..game.n_players() as u8));
-                let hand = game.players[maker.index()].hand;
+                let hand = game.player(maker).hand;
                 if let Some(give) = Resource::ALL.into_iter().find(|&r| hand.get(r) > 0) {
                     let get = Resource::ALL[rng.random_range(0..5)];
                     let offer = Action::OfferTrade {
@@ -232,7 +233,7 @@ fn play_checked(seed: u64, probe_every: u32) -> (Game, Vec<(Seat, Action)>) {
                     }
                 }
             }
-            if !game.offers.is_empty() && rng.random_bool(0.5) {
+            if !game.offers().is_empty() && rng.random_bool(0.5) {
                 seat = Seat(rng.random_range(0..game.n_players() as u8));
             }
         }
@@ -244,7 +245,7 @@ fn play_checked(seed: u64, probe_every: u32) -> (Game, Vec<(Seat, Action)>) {
         assert!(
             !legal.is_empty(),
             "seed {seed}: {seat} has no legal action in {:?}",
-            game.phase
+            game.phase()
         );
         let action = legal[rng.random_range(0..legal.len())];
         if let Err(e) = game.apply(seat, action) {
@@ -295,18 +296,18 @@ fn r3_r4_r43_random_playouts_keep_invariants_and_legal_actions_are_accepted() {
             .iter()
             .filter(|(_, a)| matches!(a, Action::ConfirmTrade { .. }))
             .count();
-        if game.phase == Phase::Finished {
+        if game.phase() == Phase::Finished {
             finished += 1;
-            let Some(w) = game.winner else {
+            let Some(w) = game.winner() else {
                 // Drawn: only at the turn limit, never before it.
-                assert_eq!(Some(game.turn), game.options.turn_limit, "seed {seed}");
+                assert_eq!(Some(game.turn()), game.options().turn_limit, "seed {seed}");
                 continue;
             };
             assert!(
-                game.victory_points(w) >= game.options.vp_target,
+                game.victory_points(w) >= game.options().vp_target,
                 "R44 winner at target"
             );
-            assert_eq!(w, game.active, "R44 wins only on one's own turn");
+            assert_eq!(w, game.active(), "R44 wins only on one's own turn");
         }
     }
     assert!(

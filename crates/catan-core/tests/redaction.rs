@@ -42,7 +42,7 @@ fn audit_view(game: &Game, viewer: Viewer) {
             "R48: view for {viewer:?} has key {k}"
         );
     }
-    let finished = game.phase == Phase::Finished;
+    let finished = game.phase() == Phase::Finished;
     for p in &view.players {
         let own = viewer == Viewer::Seat(p.seat);
         if !own {
@@ -51,7 +51,7 @@ fn audit_view(game: &Game, viewer: Viewer) {
                 "R47: dev cards of {} leak to {viewer:?}",
                 p.seat
             );
-            if !game.options.open_hands {
+            if !game.options().open_hands {
                 assert!(
                     p.resources.is_none(),
                     "R47: hand of {} leaks to {viewer:?}",
@@ -67,11 +67,11 @@ fn audit_view(game: &Game, viewer: Viewer) {
                 assert!(p.revealed_vp_cards.is_none());
             }
         } else {
-            assert_eq!(p.resources, Some(game.players[p.seat.index()].hand));
-            assert_eq!(p.dev_cards, Some(game.players[p.seat.index()].dev));
+            assert_eq!(p.resources, Some(game.player(p.seat).hand));
+            assert_eq!(p.dev_cards, Some(game.player(p.seat).dev));
         }
         // Public counts are always there (R46).
-        assert_eq!(p.resource_count, game.players[p.seat.index()].hand.total());
+        assert_eq!(p.resource_count, game.player(p.seat).hand.total());
     }
 }
 
@@ -110,7 +110,7 @@ fn r46_r47_r48_views_and_events_over_random_games_hide_what_they_must() {
         };
         let (mut game, _) = Game::new(options, seed).expect("valid");
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        while game.phase != Phase::Finished && game.turn < 600 {
+        while game.phase() != Phase::Finished && game.turn() < 600 {
             let seat = seat_to_act(&game);
             let legal = game.legal_actions(seat);
             let action = legal[rng.random_range(0..legal.len())];
@@ -119,7 +119,7 @@ fn r46_r47_r48_views_and_events_over_random_games_hide_what_they_must() {
                 for e in &events {
                     audit_event(e, viewer, options.open_hands);
                 }
-                if game.turn.is_multiple_of(7) || game.phase == Phase::Finished {
+                if game.turn().is_multiple_of(7) || game.phase() == Phase::Finished {
                     audit_view(&game, viewer);
                 }
             }
@@ -236,7 +236,7 @@ fn r48_finished_game_reveals_victory_point_cards_to_all() {
     s["start"]["active"] = json!(1);
     let g = build(&s);
     assert_eq!(
-        g.phase,
+        g.phase(),
         Phase::Finished,
         "R45: seat 1 starts its turn at the target"
     );

@@ -25,15 +25,15 @@ fn a_game_at_its_turn_limit_ends_drawn() {
         Playout::new().run(&mut game, &mut rng, 10_000, |_, _, _, events| {
             last = events.to_vec();
         });
-        assert_eq!(game.phase, Phase::Finished, "seed {seed}");
-        assert_eq!(game.winner, None, "seed {seed}");
-        assert_eq!(game.turn, 30, "seed {seed}");
+        assert_eq!(game.phase(), Phase::Finished, "seed {seed}");
+        assert_eq!(game.winner(), None, "seed {seed}");
+        assert_eq!(game.turn(), 30, "seed {seed}");
         assert!(
             matches!(last.last(), Some(Event::GameDrawn { turn: 30, .. })),
             "seed {seed}: {last:?}"
         );
         assert!(
-            game.legal_actions(game.active).is_empty(),
+            game.legal_actions(game.active()).is_empty(),
             "nothing after the end"
         );
     }
@@ -44,8 +44,8 @@ fn without_a_limit_the_game_goes_on() {
     let (mut game, _) = Game::new(options(None), 7).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     Playout::new().run(&mut game, &mut rng, 60, |_, _, _, _| {});
-    assert!(game.turn > 30);
-    assert_ne!(game.phase, Phase::Finished);
+    assert!(game.turn() > 30);
+    assert_ne!(game.phase(), Phase::Finished);
 }
 
 #[test]
@@ -58,8 +58,8 @@ fn r44_a_win_before_the_limit_is_a_win() {
     let (mut game, _) = Game::new(opts, 3).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     Playout::new().run(&mut game, &mut rng, 10_000, |_, _, _, _| {});
-    assert_eq!(game.phase, Phase::Finished);
-    assert!(game.winner.is_some());
+    assert_eq!(game.phase(), Phase::Finished);
+    assert!(game.winner().is_some());
 }
 
 #[test]

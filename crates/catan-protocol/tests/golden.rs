@@ -114,7 +114,7 @@ fn examples() -> Vec<(&'static str, Value)> {
         ..GameOptions::default()
     };
     let (mut game, opened) = Game::new(opts, 7).unwrap();
-    let opener = game.active;
+    let opener = game.active();
     let me = Viewer::Seat(opener);
     let settle = game.legal_actions(opener)[10];
     let events = game.apply(opener, settle).unwrap();
@@ -158,15 +158,21 @@ fn examples() -> Vec<(&'static str, Value)> {
     };
 
     let road = game.legal_actions(opener)[0];
-    let mut finished = game.clone();
-    finished.options.vp_target = 3;
+    // The same game to a target of 3 (the target plays no part in the set
+    // up), played on to its end.
+    let short = GameOptions {
+        vp_target: 3,
+        ..opts
+    };
+    let (mut finished, _) = Game::new(short, 7).unwrap();
+    finished.apply(opener, settle).unwrap();
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     Playout::new().run(&mut finished, &mut rng, 500, |_, _, _, _| {});
-    assert_eq!(finished.phase, Phase::Finished);
+    assert_eq!(finished.phase(), Phase::Finished);
     let over: ServerMsg = serde_json::from_value(json!({
         "type": "game_over",
         "version": 61,
-        "winner": finished.winner,
+        "winner": finished.winner(),
         "view": finished.view(Viewer::Omniscient),
     }))
     .unwrap();

@@ -295,7 +295,7 @@ async fn record_hides_seed_until_finished_and_never_shows_token_hashes(store: &S
 
 async fn finished_game_record_replays_and_verifies(store: &Store) {
     let (g, game, actions) = played_game(5);
-    assert!(game.winner.is_some());
+    assert!(game.winner().is_some());
     store.create_game(&g).await.unwrap();
     for a in &actions {
         store.append_action(g.id, a).await.unwrap();

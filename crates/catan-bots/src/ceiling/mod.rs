@@ -26,7 +26,7 @@ use catan_core::{DevCard, Game, Phase, Seat};
 
 /// An upper bound on the points `seat` can ever reach in `game`.
 pub fn point_ceiling(game: &Game, seat: Seat) -> u32 {
-    let p = &game.players[seat.index()];
+    let p = game.player(seat);
     let dist = road_dist(game, seat);
     let free = game.distance_ok_mask();
     let cap = (SETTLEMENTS + CITIES) as u32;
@@ -47,7 +47,7 @@ pub fn point_ceiling(game: &Game, seat: Seat) -> u32 {
     let cities = spots.min(CITIES as u32);
     let buildings = spots + cities;
     let held_elsewhere: u32 = game
-        .players
+        .players()
         .iter()
         .enumerate()
         .filter(|(i, _)| *i != seat.index())
@@ -60,12 +60,12 @@ pub fn point_ceiling(game: &Game, seat: Seat) -> u32 {
 /// Whether `seat` may still place a settlement without a road to it: in
 /// the opening (R11-R13), or with nothing on the board yet.
 fn opening(game: &Game, seat: Seat) -> bool {
-    matches!(game.phase, Phase::Opening { .. }) || game.players[seat.index()].buildings() == 0
+    matches!(game.phase(), Phase::Opening { .. }) || game.player(seat).buildings() == 0
 }
 
 /// Buildings of every player but `seat`.
 fn others_buildings(game: &Game, seat: Seat) -> u64 {
-    game.players
+    game.players()
         .iter()
         .enumerate()
         .filter(|(i, _)| *i != seat.index())
@@ -77,7 +77,7 @@ fn others_buildings(game: &Game, seat: Seat) -> u64 {
 /// `u8::MAX` beyond its roads left.
 fn road_dist(game: &Game, seat: Seat) -> [u8; 54] {
     let g = geo();
-    let p = &game.players[seat.index()];
+    let p = game.player(seat);
     let others = others_buildings(game, seat);
     let mut dist = [u8::MAX; 54];
     let mut queue: Vec<u8> = Vec::with_capacity(54);
@@ -95,7 +95,7 @@ fn road_dist(game: &Game, seat: Seat) -> [u8; 54] {
         }
         for &e in g.vertex_edges[v as usize].iter().filter(|&&e| e != NONE) {
             let bit = 1u128 << e;
-            if game.occupied_edges & bit != 0 && p.roads & bit == 0 {
+            if game.occupied_edges() & bit != 0 && p.roads & bit == 0 {
                 continue;
             }
             let step = if p.roads & bit != 0 { 0 } else { 1 };
@@ -112,7 +112,7 @@ fn road_dist(game: &Game, seat: Seat) -> [u8; 54] {
 
 /// Free corners `seat` could still build a settlement on.
 fn settleable(game: &Game, seat: Seat) -> u64 {
-    let p = &game.players[seat.index()];
+    let p = game.player(seat);
     let free = game.distance_ok_mask();
     if p.settlements_left == 0 && p.cities_left == 0 {
         // Every piece is on the board: a settlement can never be freed.
@@ -167,7 +167,7 @@ const TRAIL_SEARCH_EDGES: u32 = 36;
 /// edges than it has roads left. Buildings only ever cut trails, so today's
 /// cuts are a lower bound on the future ones.
 fn trail_reaches(game: &Game, seat: Seat, others: u64, dist: &[u8; 54], goal: u8) -> bool {
-    let p = &game.players[seat.index()];
+    let p = game.player(seat);
     if p.trail >= goal {
         return true;
     }
@@ -181,7 +181,7 @@ fn trail_reaches(game: &Game, seat: Seat, others: u64, dist: &[u8; 54], goal: u8
     let mut edges = p.roads;
     for e in 0..72u8 {
         let bit = 1u128 << e;
-        if game.occupied_edges & bit != 0 {
+        if game.occupied_edges() & bit != 0 {
             continue;
         }
         let buildable = g.edge_vertices[e as usize]
@@ -212,9 +212,9 @@ fn trail_reaches(game: &Game, seat: Seat, others: u64, dist: &[u8; 54], goal: u8
 /// Army if all the knights it could ever play beat the most anyone else has
 /// played (played knights never go away).
 fn awards(game: &Game, seat: Seat, dist: &[u8; 54]) -> u32 {
-    let p = &game.players[seat.index()];
+    let p = game.player(seat);
     let others = game
-        .players
+        .players()
         .iter()
         .enumerate()
         .filter(|(i, _)| *i != seat.index());
@@ -234,21 +234,28 @@ fn awards(game: &Game, seat: Seat, dist: &[u8; 54]) -> u32 {
         .map(|(_, q)| q.trail)
         .max()
         .unwrap_or(0);
-    let blocked = game.occupied_vertices & !p.buildings();
-    let road = (game.longest_road == Some(seat) && p.trail >= uncuttable)
+    let blocked = game.occupied_vertices() & !p.buildings();
+    let road = (game.longest_road() == Some(seat) && p.trail >= uncuttable)
         || trail_reaches(game, seat, blocked, dist, 5.max(uncuttable + 1));
-    let deck_knights = game.deck.iter().filter(|&&c| c == DevCard::Knight).count() as u32;
-    let my_knights = p.knights() as u32 + p.dev.get(DevCard::Knight) as u32 + deck_knights;
+    // Every knight not held or played by another could be the player's:
+    // the ones it holds or played and those in the deck (whose cards are
+    // secret, but a game dealt from the standard deck has all 14 somewhere).
+    let elsewhere: u32 = others
+        .clone()
+        .map(|(_, q)| q.knights() as u32 + q.dev.get(DevCard::Knight) as u32)
+        .sum();
+    let my_knights =
+        (DevCard::DECK_COUNTS[DevCard::Knight.index()] as u32).saturating_sub(elsewhere);
     let most_other = others.map(|(_, q)| q.knights() as u32).max().unwrap_or(0);
-    let army = my_knights >= 3 && (my_knights > most_other || game.largest_army == Some(seat));
+    let army = my_knights >= 3 && (my_knights > most_other || game.largest_army() == Some(seat));
     2 * road as u32 + 2 * army as u32
 }
 
 /// Whether no player can reach the target any more.
 pub fn unwinnable(game: &Game) -> bool {
-    game.winner.is_none()
+    game.winner().is_none()
         && (0..game.n_players())
-            .all(|s| point_ceiling(game, Seat(s as u8)) < game.options.vp_target as u32)
+            .all(|s| point_ceiling(game, Seat(s as u8)) < game.options().vp_target as u32)
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ fn r22_two_neighbouring_free_corners_count_as_one_spot() {
     roads(&mut g, Seat(0), &p[..3]);
     // Only p[2] (on the road) and p[3] (one road further) are free, and
     // they are neighbours: one more settlement at most, not two.
-    g.blocked_vertices = ALL & !(1 << p[2] | 1 << p[3]);
+    g.set_blocked_vertices(ALL & !(1 << p[2] | 1 << p[3]));
     // 2 spots (4 points with cities), both awards, 5 VP cards; counting
     // both corners gave 3 spots (6 points).
     assert_eq!(point_ceiling(&g, Seat(0)), 4 + 4 + 5);
@@ -39,13 +39,13 @@ fn r22_spots_a_road_away_each_need_a_road_of_their_own() {
     let mut g = blank(GameOptions::default());
     settle(&mut g, Seat(0), p[0]);
     roads(&mut g, Seat(0), &p);
-    g.blocked_vertices = ALL & !(1 << x | 1 << y);
+    g.set_blocked_vertices(ALL & !(1 << x | 1 << y));
     // With one road left only one of them: 2 spots (4 points), Largest
     // Army, 5 VP cards (Longest Road needs 5 and 3 + 1 is 4).
-    g.players[0].roads_left = 1;
+    g.player_mut(Seat(0)).roads_left = 1;
     assert_eq!(point_ceiling(&g, Seat(0)), 4 + 2 + 5);
     // With two, both: 3 spots (6 points).
-    g.players[0].roads_left = 2;
+    g.player_mut(Seat(0)).roads_left = 2;
     assert!(point_ceiling(&g, Seat(0)) >= 6 + 2 + 5);
 }
 
@@ -64,12 +64,12 @@ fn trail_race(free: usize) -> Game {
     let theirs = path(far, 6, near);
     settle(&mut g, Seat(1), theirs[0]);
     roads(&mut g, Seat(1), &theirs);
-    g.longest_road = Some(Seat(1));
-    g.blocked_vertices = ALL;
+    g.set_longest_road(Some(Seat(1)));
+    g.set_blocked_vertices(ALL);
     let open: u128 = mine[2..]
         .windows(2)
         .fold(0, |m, w| m | 1u128 << edge(w[0], w[1]));
-    g.occupied_edges = (u128::MAX >> (128 - 72)) & !open;
+    g.set_occupied_edges((u128::MAX >> (128 - 72)) & !open);
     g
 }
 
@@ -79,7 +79,7 @@ fn r39_longest_road_counts_only_if_free_edges_can_make_the_trail() {
     let base = 2 + 2 + 5;
     // 2 + 4 roads make 6, which does not beat 6, whatever the 13 roads left.
     let short = trail_race(4);
-    assert_eq!(short.players[0].roads_left, 13);
+    assert_eq!(short.players()[0].roads_left, 13);
     assert_eq!(point_ceiling(&short, Seat(0)), base);
     // 2 + 5 make 7.
     assert_eq!(point_ceiling(&trail_race(5), Seat(0)), base + 2);
@@ -101,10 +101,10 @@ fn r43_the_ceiling_never_falls_below_the_points_later_reached() {
             .collect();
         let mut ceilings: Vec<(u32, [u32; 4])> = Vec::new();
         let mut turn = u32::MAX;
-        while g.phase != Phase::Finished && g.turn <= 300 {
+        while g.phase() != Phase::Finished && g.turn() <= 300 {
             // Every fifth turn: the trail search is slow in a debug build.
-            if g.turn != turn && g.turn % 5 == 0 {
-                turn = g.turn;
+            if g.turn() != turn && g.turn() % 5 == 0 {
+                turn = g.turn();
                 let c = [0, 1, 2, 3].map(|s| point_ceiling(&g, Seat(s)));
                 ceilings.push((turn, c));
             }
@@ -148,10 +148,10 @@ fn r43_victory_point_cards_held_elsewhere_lower_the_ceiling() {
         1,
     )
     .unwrap();
-    for s in 1..4 {
-        g.players[s].dev.0[DevCard::VictoryPoint.index()] = if s == 1 { 2 } else { 1 };
+    for s in 1..4u8 {
+        g.player_mut(Seat(s)).dev.0[DevCard::VictoryPoint.index()] = if s == 1 { 2 } else { 1 };
     }
-    g.players[0].dev.0[DevCard::VictoryPoint.index()] = 1;
+    g.player_mut(Seat(0)).dev.0[DevCard::VictoryPoint.index()] = 1;
     // Nobody holds more than 2 of the 5 cards: at most 13 + 4 + 2 = 19.
     assert!(unwinnable(&g));
 }

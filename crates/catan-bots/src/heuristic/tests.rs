@@ -22,7 +22,7 @@ fn built_out() -> Game {
     let theirs = path(0, 6, 0);
     settle(&mut g, Seat(1), theirs[0]);
     roads(&mut g, Seat(1), &theirs);
-    g.longest_road = Some(Seat(1));
+    g.set_longest_road(Some(Seat(1)));
     let near = theirs.iter().fold(0u64, |m, &v| {
         m | 1 << v | geo().vertex_neighbour_mask[v as usize]
     });
@@ -30,10 +30,10 @@ fn built_out() -> Game {
     let mine = path(start, 1, near);
     settle(&mut g, Seat(0), mine[0]);
     roads(&mut g, Seat(0), &mine);
-    let me = &mut g.players[0];
+    let me = g.player_mut(Seat(0));
     me.settlements_left = 0;
     me.cities_left = 0;
-    g.deck.clear();
+    g.set_deck(Vec::new());
     g
 }
 
@@ -46,7 +46,7 @@ fn choose(g: &Game) -> Option<Action> {
 #[test]
 fn r40_built_out_it_heads_for_longest_road_however_far() {
     let mut g = built_out();
-    g.players[0].hand = ResourceSet::ROAD;
+    g.player_mut(Seat(0)).hand = ResourceSet::ROAD;
     let view = g.view(Viewer::Seat(Seat(0)));
     let ctx = Ctx::new(&view);
     // Before: no plan at all (the award was more than three roads away),
@@ -56,13 +56,13 @@ fn r40_built_out_it_heads_for_longest_road_however_far() {
     let a = choose(&g).expect("an action");
     assert!(matches!(a, Action::BuildRoad { .. }), "{a:?}");
     g.apply(Seat(0), a).unwrap();
-    assert_eq!(g.players[0].trail, 2, "the road lengthens the trail");
+    assert_eq!(g.players()[0].trail, 2, "the road lengthens the trail");
 }
 
 #[test]
 fn r37_built_out_it_plays_road_building_for_longest_road() {
     let mut g = built_out();
-    g.players[0].dev.0[DevCard::RoadBuilding.index()] = 1;
+    g.player_mut(Seat(0)).dev.0[DevCard::RoadBuilding.index()] = 1;
     // Before: Road Building was kept for settlements only, so with no spot
     // left the card stayed in the hand for the rest of the game.
     let a = choose(&g).expect("an action");
@@ -71,15 +71,15 @@ fn r37_built_out_it_plays_road_building_for_longest_road() {
     };
     assert_eq!(edges.len(), 2, "{a:?}");
     g.apply(Seat(0), a).unwrap();
-    assert_eq!(g.players[0].trail, 3, "both roads lengthen the trail");
+    assert_eq!(g.players()[0].trail, 3, "both roads lengthen the trail");
 }
 
 #[test]
 fn r40_it_does_not_head_for_a_longest_road_it_cannot_take() {
     let mut g = built_out();
-    g.players[0].hand = ResourceSet::ROAD;
+    g.player_mut(Seat(0)).hand = ResourceSet::ROAD;
     // Five roads left: 1 + 5 cannot beat 6.
-    g.players[0].roads_left = 5;
+    g.player_mut(Seat(0)).roads_left = 5;
     let view = g.view(Viewer::Seat(Seat(0)));
     let (plans, _) = plan::current(&Ctx::new(&view));
     assert!(

@@ -18,7 +18,7 @@ pub fn options(board: BoardMode) -> GameOptions {
 pub fn to_first_action(seed: u64) -> Game {
     let (mut g, _) = Game::new(options(BoardMode::Random), seed).unwrap();
     let mut bots: Vec<Box<dyn Bot>> = (0..4).map(|s| make_bot(BotKind::Normal, s)).collect();
-    while g.phase != Phase::Action {
+    while g.phase() != Phase::Action {
         let seat = seat_to_act(&g);
         let legal = g.legal_actions(seat);
         let a = bots[seat.index()]

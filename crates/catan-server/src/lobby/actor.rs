@@ -225,7 +225,7 @@ impl LobbyActor {
     pub(super) fn status(&self) -> LobbyStatus {
         match &self.run {
             None => LobbyStatus::Waiting,
-            Some(r) if r.game.phase == Phase::Finished => LobbyStatus::Finished,
+            Some(r) if r.game.phase() == Phase::Finished => LobbyStatus::Finished,
             Some(_) => LobbyStatus::Playing,
         }
     }

@@ -32,8 +32,8 @@ impl LobbyActor {
         }
         let game = &self.run.as_ref()?.game;
         let is_bot = |s: Seat| matches!(self.seats.get(s.index()), Some(Slot::Bot(_)));
-        if game.phase == Phase::Action {
-            for o in &game.offers {
+        if game.phase() == Phase::Action {
+            for o in game.offers() {
                 for s in o.to.iter() {
                     if s != o.maker
                         && is_bot(s)

@@ -50,16 +50,20 @@ impl LobbyActor {
         let now = Instant::now();
         let run = self.run.as_ref()?;
         let game = &run.game;
-        self.offer_clock.sync(&game.offers, now);
-        if game.phase != Phase::Action || game.active != seat {
+        self.offer_clock.sync(game.offers(), now);
+        if game.phase() != Phase::Action || game.active() != seat {
             return None;
         }
         // A counter-offer made to the bot is a person waiting for it.
-        if game.offers.iter().any(|o| o.counter && o.to.contains(seat)) {
+        if game
+            .offers()
+            .iter()
+            .any(|o| o.counter && o.to.contains(seat))
+        {
             return None;
         }
         let wait = Duration::from_millis(self.env.config().bot_offer_wait_ms);
-        game.offers
+        game.offers()
             .iter()
             .filter(|o| o.maker == seat && !o.counter)
             .filter(|o| o.to.iter().any(|s| self.person_may_answer(o, s)))
@@ -76,7 +80,7 @@ impl LobbyActor {
         let human = matches!(self.seats.get(s.index()), Some(Slot::Human(_)));
         let can_pay = run
             .game
-            .players
+            .players()
             .get(s.index())
             .is_some_and(|p| p.hand.total() >= offer.get.total());
         human

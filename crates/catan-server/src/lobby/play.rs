@@ -293,7 +293,7 @@ impl LobbyActor {
         run.game = next;
         run.version = seq;
         run.step_started = Instant::now();
-        let finished = run.game.phase == Phase::Finished;
+        let finished = run.game.phase() == Phase::Finished;
         if let Some((conn, id)) = ack {
             self.conns.reply(
                 conn,
@@ -340,7 +340,7 @@ impl LobbyActor {
     ) {
         let Some(run) = &self.run else { return };
         let game = &run.game;
-        let open = game.options.open_hands;
+        let open = game.options().open_hands;
         let version = run.version;
         let step_time_left_ms = self.step_time_left_ms();
         self.history.push(version, seat, stand_in, events);
@@ -365,7 +365,7 @@ impl LobbyActor {
     pub(super) fn step_time_left_ms(&self) -> Option<u64> {
         let timer = self.settings.turn_timer;
         let run = self.run.as_ref()?;
-        if !timer.enabled || run.game.phase == Phase::Finished {
+        if !timer.enabled || run.game.phase() == Phase::Finished {
             return None;
         }
         let due = run.step_started + Duration::from_secs(u64::from(timer.seconds));
@@ -386,7 +386,9 @@ impl LobbyActor {
         };
         let history = ServerMsg::History {
             version: run.version,
-            steps: self.history.for_viewer(viewer, run.game.options.open_hands),
+            steps: self
+                .history
+                .for_viewer(viewer, run.game.options().open_hands),
         };
         let snapshot = ServerMsg::Snapshot {
             version: run.version,
@@ -395,9 +397,9 @@ impl LobbyActor {
             step_time_left_ms: self.step_time_left_ms(),
         };
 
-        let over = (run.game.phase == Phase::Finished).then(|| ServerMsg::GameOver {
+        let over = (run.game.phase() == Phase::Finished).then(|| ServerMsg::GameOver {
             version: run.version,
-            winner: run.game.winner,
+            winner: run.game.winner(),
             view: run.game.view(Viewer::Omniscient),
             seed: Some(run.fairness.clone()),
         });

@@ -41,22 +41,22 @@ impl LobbyActor {
         let (bot, to, last) = self.test_offer?;
         let game = &self.run.as_ref()?.game;
         if bot != seat
-            || game.phase != Phase::Action
-            || game.active != seat
-            || last == Some(game.turn)
-            || game.offers.iter().any(|o| o.maker == seat)
+            || game.phase() != Phase::Action
+            || game.active() != seat
+            || last == Some(game.turn())
+            || game.offers().iter().any(|o| o.maker == seat)
         {
             return None;
         }
-        let mine = game.players.get(seat.index())?.hand;
-        let theirs = game.players.get(to.index())?.hand;
+        let mine = game.players().get(seat.index())?.hand;
+        let theirs = game.players().get(to.index())?.hand;
         let (give, get) = Resource::ALL.iter().find_map(|&g| {
             let r = Resource::ALL
                 .iter()
                 .find(|&&r| r != g && theirs.get(r) > 0)?;
             (mine.get(g) > 0).then_some((g, *r))
         })?;
-        self.test_offer = Some((bot, to, Some(game.turn)));
+        self.test_offer = Some((bot, to, Some(game.turn())));
         let mut recipients = SeatSet::default();
         recipients.insert(to);
         Some(Action::OfferTrade {
