@@ -142,7 +142,8 @@ test('when the turn comes back to the roll, focus moves to Roll dice, but not ou
   // Ann's opening by the helpers' clicks, up to her first roll.
   for (;;) {
     const s = await state(page);
-    if (s.view.phase === 'pre_roll' && s.view.active === s.you.seat && !s.busy) break;
+    // (Right after the start the page may not have the game's first update yet.)
+    if (s.view && s.view.phase === 'pre_roll' && s.view.active === s.you.seat && !s.busy) break;
     if (!(await uiStep(page))) await page.waitForTimeout(40);
   }
   const roll = page.locator('#roll');
