@@ -148,9 +148,12 @@ pub trait Journal: Send + Sync + 'static {
 /// An in-memory journal; `set_failing(true)` makes it refuse, and
 /// `set_in_doubt(true)` makes appends answer in doubt although they were
 /// recorded (a late commit), for tests of the `storage_unavailable` paths.
+/// It keeps waiting rooms too (as a cluster node's store does), with every
+/// write in order, so tests can see what a taking-over node would read.
 #[derive(Default)]
 pub struct MemoryJournal {
     games: Mutex<HashMap<Uuid, StoredGame>>,
+    rooms: Mutex<HashMap<Uuid, Vec<serde_json::Value>>>,
     failing: AtomicBool,
     in_doubt: AtomicBool,
 }
@@ -177,6 +180,21 @@ impl MemoryJournal {
     /// Everything recorded about one game.
     pub fn record(&self, lobby_id: Uuid) -> Option<StoredGame> {
         self.lock().get(&lobby_id).cloned()
+    }
+
+    /// Every waiting-room write of lobby `lobby_id` so far, oldest first
+    /// (empty once the room is closed): the last is what a node taking the
+    /// lobby over would rebuild.
+    pub fn room_writes(&self, lobby_id: Uuid) -> Vec<serde_json::Value> {
+        self.lock_rooms()
+            .get(&lobby_id)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    fn lock_rooms(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, Vec<serde_json::Value>>> {
+        // As `lock`: a whole value is pushed or removed under the lock.
+        self.rooms.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, StoredGame>> {
@@ -255,6 +273,32 @@ impl Journal for MemoryJournal {
                 g.record.status = GameStatus::Finished;
                 g.record.result = Some(result.clone());
             })
+        })
+    }
+
+    fn room_changed<'a>(
+        &'a self,
+        lobby_id: Uuid,
+        room: &'a serde_json::Value,
+    ) -> JournalFuture<'a> {
+        Box::pin(async move {
+            self.check()?;
+            self.lock_rooms()
+                .entry(lobby_id)
+                .or_default()
+                .push(room.clone());
+            if self.in_doubt.load(Ordering::SeqCst) {
+                return Err(JournalError::in_doubt("the memory journal is set to doubt"));
+            }
+            Ok(())
+        })
+    }
+
+    fn room_closed(&self, lobby_id: Uuid) -> JournalFuture<'_> {
+        Box::pin(async move {
+            self.check()?;
+            self.lock_rooms().remove(&lobby_id);
+            Ok(())
         })
     }
 }

@@ -632,7 +632,12 @@ async fn a_paused_owner_is_fenced_out_after_a_takeover() {
     assert_ne!(owner, was);
     // The same seat connects anew to the new owner (and waits there).
     let mut fresh = Roamer::join(owner, &lobby, stale.seat, &stale.token.clone()).await;
-    assert_eq!(fresh.version, version, "the new owner replayed the log");
+    assert_eq!(
+        fresh.version, version,
+        "the new owner {owner} replayed the log to another version than the paused {was} \
+         served; the paused owner's view: {}; the new one: {}",
+        stale.view, fresh.view
+    );
     // a wakes up: the action its socket held would be the next seq, free in
     // the log, so only the fence can keep it out. It is refused (or the
     // lobby was stopped first); either way the socket closes with 4010.

@@ -4,7 +4,8 @@
 //! tell, keeps chat and resync working, and once the journal can tell adopts
 //! the action: everyone gets its update and the record holds it once.
 //! (The memory journal plays the late database; `persist_stall` does the
-//! same against a real PostgreSQL that stops answering.)
+//! same against a real PostgreSQL that stops answering.) A waiting-room
+//! write in doubt is undone, and the room is stored again as it is.
 
 mod common;
 
@@ -76,4 +77,99 @@ async fn an_action_in_doubt_is_refused_held_and_adopted_once_it_is_known() {
     me.send(json!({ "type": "action", "id": "old", "version": version, "action": action }))
         .await;
     assert_eq!(me.reply("old").await["code"], "stale_version");
+}
+
+/// Names of the people seated in a stored waiting room (`StoredRoom`).
+fn people_in(room: &serde_json::Value) -> Vec<String> {
+    room["seats"]
+        .as_array()
+        .expect("a stored room has seats")
+        .iter()
+        .filter(|s| s["kind"] == "person")
+        .map(|s| s["name"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// A waiting-room write that answers too late yet committed: the join is
+/// refused and undone, and the room is stored again as it is, so a node
+/// taking the lobby over would not rebuild a seat nobody holds the token of.
+/// (Before, the stored room kept the refused person for good.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_room_change_that_committed_late_is_stored_over() {
+    let srv = start(test_config()).await;
+    let lobby = create_lobby(
+        srv.addr,
+        json!({ "name": "doubt", "options": { "players": 3 } }),
+    )
+    .await;
+    let id: Uuid = lobby.id.parse().unwrap();
+    join(srv.addr, &lobby, "Ann").await;
+    assert_eq!(
+        people_in(srv.journal.room_writes(id).last().unwrap()),
+        ["Ann"]
+    );
+
+    srv.journal.set_in_doubt(true);
+    let path = format!("/api/lobbies/{}/join", lobby.id);
+    let (status, v) = http(
+        srv.addr,
+        "POST",
+        &path,
+        None,
+        Some(json!({ "name": "Ghost" })),
+    )
+    .await;
+    assert_eq!(status, 503, "{v}");
+    assert_eq!(v["error"]["code"], "storage_unavailable", "{v}");
+    // The late commit holds the refused person ...
+    let writes = srv.journal.room_writes(id);
+    assert!(
+        writes
+            .iter()
+            .any(|w| people_in(w).contains(&"Ghost".to_string())),
+        "{writes:?}"
+    );
+    // ... the lobby does not.
+    let (_, info) = http(
+        srv.addr,
+        "GET",
+        &format!("/api/lobbies/{}", lobby.id),
+        None,
+        None,
+    )
+    .await;
+    let names: Vec<&str> = info["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s["name"].as_str())
+        .collect();
+    assert_eq!(names, ["Ann"], "{info}");
+
+    // Once the journal answers again, the room is stored as it is.
+    srv.journal.set_in_doubt(false);
+    let stored = wait_for(|| {
+        let last = srv.journal.room_writes(id).last().cloned()?;
+        (people_in(&last) == ["Ann"]).then_some(last)
+    })
+    .await;
+    assert_eq!(people_in(&stored), ["Ann"]);
+    // And the room takes changes again, stored as made.
+    join(srv.addr, &lobby, "Bob").await;
+    assert_eq!(
+        people_in(srv.journal.room_writes(id).last().unwrap()),
+        ["Ann", "Bob"]
+    );
+}
+
+/// Polls `probe` until it yields (a background retry is not announced to
+/// clients); gives up after half a minute, which only a lost retry takes.
+async fn wait_for<T>(mut probe: impl FnMut() -> Option<T>) -> T {
+    for _ in 0..600 {
+        if let Some(v) = probe() {
+            return v;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the waiting room was never stored again");
 }

@@ -76,6 +76,9 @@ pub struct LobbyActor {
     pub(super) bot_due: Option<Instant>,
     /// After a journal failure: no automatic move before this.
     pub(super) backoff_until: Option<Instant>,
+    /// A waiting-room write failed and its change was undone, but it may
+    /// have committed: when to store the room as it is again (`room`).
+    pub(super) room_resave: Option<Instant>,
     /// When each open trade offer was made (a bot's offer waits for people).
     pub(super) offer_clock: super::offer_wait::OfferClock,
     /// Decisions of bots thinking off the actor (`think`).
@@ -120,6 +123,7 @@ impl LobbyActor {
             idle_since: Some(Instant::now()),
             bot_due: None,
             backoff_until: None,
+            room_resave: None,
             offer_clock: Default::default(),
             thinking: Default::default(),
             history: Default::default(),
@@ -154,6 +158,9 @@ impl LobbyActor {
             }
             if let Some(reason) = self.stopping {
                 tracing::info!(reason = reason.reason, "lobby stopped here");
+                // Handed on (a drain): the next owner rebuilds the room
+                // from the store, so leave it true there if it can be.
+                self.resave_room().await;
                 break;
             }
             if self.expired(Instant::now()) {

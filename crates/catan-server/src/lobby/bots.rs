@@ -121,12 +121,18 @@ impl LobbyActor {
             let t = idle + self.env.config().lobby_idle();
             due = Some(due.map_or(t, |d| d.min(t)));
         }
+        if let Some(t) = self.room_resave {
+            due = Some(due.map_or(t, |d| d.min(t)));
+        }
         due
     }
 
     /// Does whatever is due.
     pub(super) async fn on_timer(&mut self) {
         let now = Instant::now();
+        if self.room_resave.is_some_and(|t| t <= now) {
+            self.resave_room().await;
+        }
         if self.backoff_until.is_some_and(|b| b > now) {
             return;
         }

@@ -5,6 +5,9 @@
 //! node writes under the lobby's lease; a node that takes the lobby over
 //! rebuilds the room from it ([`LobbyActor::restore`]). A change the
 //! journal refuses is undone and refused, so nothing answered is lost.
+//! A refused write may still have committed (it answered too late), so
+//! the room is then stored again as it is, retried until the journal takes
+//! it: a node taking over never rebuilds a seat that was refused.
 
 use super::LobbyHandle;
 use super::actor::{BotSeat, Human, LobbyActor, Slot};
@@ -14,9 +17,14 @@ use super::stored::{StoredRoom, StoredSeat};
 use super::think::server_bot;
 use crate::error::Refusal;
 use crate::token::TokenHash;
-use catan_protocol::{CloseReason, Code};
+use catan_protocol::{CloseReason, Code, LobbyStatus};
 use rand::Rng;
+use std::time::Duration;
+use tokio::time::Instant;
 use uuid::Uuid;
+
+/// How long after a failed waiting-room write the room is stored again.
+const RESAVE_EVERY: Duration = Duration::from_millis(500);
 
 impl LobbyActor {
     /// The room as it is now, to store.
@@ -52,8 +60,12 @@ impl LobbyActor {
         })?;
         let journal = self.env.journal();
         match journal.room_changed(self.id, &room).await {
-            Ok(()) => Ok(()),
+            Ok(()) => {
+                self.room_resave = None;
+                Ok(())
+            }
             Err(e) if e.fenced => {
+                self.room_resave = None;
                 tracing::warn!(error = %e, "waiting room taken over; change refused");
                 self.stopping = Some(CloseReason::MOVED);
                 Err(Refusal::new(
@@ -63,8 +75,25 @@ impl LobbyActor {
             }
             Err(e) => {
                 tracing::warn!(error = %e, "journal refused a waiting-room change");
+                self.room_resave = Some(Instant::now() + RESAVE_EVERY);
                 Err(storage_unavailable())
             }
+        }
+    }
+
+    /// Stores the room again after a failed write (whose change the caller
+    /// undid, though the write may have committed), if one is owed and the
+    /// room still waits; a failure schedules the next try.
+    pub(super) async fn resave_room(&mut self) {
+        if self.room_resave.is_none() {
+            return;
+        }
+        if self.status() != LobbyStatus::Waiting {
+            self.room_resave = None;
+            return;
+        }
+        if self.save_room().await.is_ok() {
+            tracing::info!("waiting room stored again after a failed write");
         }
     }
 
