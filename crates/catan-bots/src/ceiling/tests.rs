@@ -53,6 +53,11 @@ fn r22_spots_a_road_away_each_need_a_road_of_their_own() {
 /// beyond it (every other edge taken), against seat 1's trail of 6
 /// that nobody can cut (no free corner left).
 fn trail_race(free: usize) -> Game {
+    trail_race_along(free).0
+}
+
+/// [`trail_race`] and the vertices of seat 1's trail, in order.
+fn trail_race_along(free: usize) -> (Game, Vec<u8>) {
     let mut g = blank(GameOptions::default());
     let mine = path(0, 2 + free, 0);
     settle(&mut g, Seat(0), mine[0]);
@@ -70,7 +75,7 @@ fn trail_race(free: usize) -> Game {
         .windows(2)
         .fold(0, |m, w| m | 1u128 << edge(w[0], w[1]));
     g.set_occupied_edges((u128::MAX >> (128 - 72)) & !open);
-    g
+    (g, theirs)
 }
 
 #[test]
@@ -83,6 +88,49 @@ fn r39_longest_road_counts_only_if_free_edges_can_make_the_trail() {
     assert_eq!(point_ceiling(&short, Seat(0)), base);
     // 2 + 5 make 7.
     assert_eq!(point_ceiling(&trail_race(5), Seat(0)), base + 2);
+}
+
+#[test]
+fn r39_a_trail_is_cuttable_only_where_another_player_can_still_settle() {
+    // Seat 1's trail of 6 beats seat 0's best of 6 (2 + 4 free roads) for
+    // good while no corner on it can take a settlement: no Longest Road.
+    let base = 2 + 2 + 5;
+    let (mut g, theirs) = trail_race_along(4);
+    // Seats 2 and 3 past their opening too (a player with nothing on the
+    // board could settle anywhere), far from both trails and boxed in.
+    let geo = geo();
+    let blocked = g.blocked_vertices();
+    for seat in [Seat(2), Seat(3)] {
+        let near = g.occupied_vertices()
+            | g.player(Seat(0)).road_vertices
+            | g.player(Seat(1)).road_vertices;
+        let around = bits64(near).fold(near, |m, v| m | geo.vertex_neighbour_mask[v as usize]);
+        let v = (0..54u8)
+            .find(|&v| around & 1 << v == 0 && geo.vertex_neighbour_mask[v as usize] & around == 0)
+            .expect("a far corner");
+        settle(&mut g, seat, v);
+    }
+    g.set_blocked_vertices(blocked | g.occupied_vertices());
+    assert_eq!(point_ceiling(&g, Seat(0)), base);
+    // A free corner on it that no other player's roads can reach cuts
+    // nothing (the rule before counted any free corner on the trail).
+    let mid = theirs[3];
+    g.set_blocked_vertices(g.blocked_vertices() & !(1 << mid));
+    assert_eq!(point_ceiling(&g, Seat(0)), base);
+    // Seat 2's road reaching that corner can cut the trail there (R39: a
+    // settlement breaks the trail), so seat 0's 6 could win the award.
+    let on = theirs.iter().fold(0u64, |m, &v| m | 1 << v);
+    let (x, y) = bits64(geo.vertex_neighbour_mask[mid as usize] & !on)
+        .find_map(|x| {
+            let y = bits64(geo.vertex_neighbour_mask[x as usize] & !on & !(1 << mid)).next()?;
+            Some((x, y))
+        })
+        .expect("a corner off the trail two roads from its middle");
+    let blocked = g.blocked_vertices();
+    settle(&mut g, Seat(2), y);
+    roads(&mut g, Seat(2), &[y, x, mid]);
+    g.set_blocked_vertices(blocked | 1 << y | geo.vertex_neighbour_mask[y as usize]);
+    assert_eq!(point_ceiling(&g, Seat(0)), base + 2);
 }
 
 #[test]

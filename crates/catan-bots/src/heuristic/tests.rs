@@ -87,3 +87,72 @@ fn r40_it_does_not_head_for_a_longest_road_it_cannot_take() {
         "{plans:?}"
     );
 }
+
+/// Seat 0 built out (no settlement or city left, the deck empty) with a
+/// trail of 4 whose two ends are hemmed in by seat 2's roads, against seat
+/// 1's trail of 4: the award needs 5, and only a branch off an inner
+/// corner of the trail gets there, whose first road lengthens nothing.
+fn hemmed_in() -> Game {
+    let geo = geo();
+    let mut g = blank(GameOptions {
+        vp_target: 15,
+        ..GameOptions::default()
+    });
+    let theirs = path(0, 4, 0);
+    settle(&mut g, Seat(1), theirs[0]);
+    roads(&mut g, Seat(1), &theirs);
+    g.set_longest_road(Some(Seat(1)));
+    let near = theirs.iter().fold(0u64, |m, &v| {
+        m | 1 << v | geo.vertex_neighbour_mask[v as usize]
+    });
+    // Far from seat 1, with room for a branch of two roads off each inner
+    // corner, and both ends with a neighbour off the trail to hem in.
+    let mine = (0..54u8)
+        .rev()
+        .filter(|&v| near & 1 << v == 0)
+        .map(|v| path(v, 4, near))
+        .find(|p| {
+            let on = p.iter().fold(0u64, |m, &v| m | 1 << v);
+            let off = |v: u8| geo.vertex_neighbour_mask[v as usize] & !on & !near;
+            off(p[0]) != 0 && off(p[4]) != 0 && (1..4).all(|i| off(p[i]) != 0)
+        })
+        .expect("such a trail");
+    settle(&mut g, Seat(0), mine[0]);
+    roads(&mut g, Seat(0), &mine);
+    let on = mine.iter().fold(0u64, |m, &v| m | 1 << v);
+    for end in [mine[0], mine[4]] {
+        for w in catan_core::geometry::bits64(geo.vertex_neighbour_mask[end as usize] & !on) {
+            roads(&mut g, Seat(2), &[end, w]);
+        }
+    }
+    let me = g.player_mut(Seat(0));
+    me.settlements_left = 0;
+    me.cities_left = 0;
+    me.hand = ResourceSet::ROAD;
+    // Few roads left, so the edges within reach are few enough to plan
+    // over (as on the full board of a long game).
+    me.roads_left = 3;
+    g.set_deck(Vec::new());
+    g
+}
+
+#[test]
+fn r39_hemmed_in_it_takes_the_detour_no_single_road_shows() {
+    let mut g = hemmed_in();
+    let view = g.view(Viewer::Seat(Seat(0)));
+    let ctx = Ctx::new(&view);
+    assert_eq!(ctx.me_view().map(|p| p.longest_trail), Some(4));
+    // No road lengthens the trail now (the rule before this planned only
+    // such roads, and so built none here).
+    assert_eq!(crate::trail::gain_with(&ctx, 0, 15), None);
+    // The bot builds the first road of a branch, then the next: the trail
+    // is 5 and beats seat 1's 4.
+    for _ in 0..2 {
+        let a = choose(&g).expect("an action");
+        assert!(matches!(a, Action::BuildRoad { .. }), "{a:?}");
+        g.apply(Seat(0), a).unwrap();
+        g.player_mut(Seat(0)).hand = ResourceSet::ROAD;
+    }
+    assert_eq!(g.players()[0].trail, 5);
+    assert_eq!(g.longest_road(), Some(Seat(0)));
+}
