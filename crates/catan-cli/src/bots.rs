@@ -67,8 +67,9 @@ pub struct Args {
     #[arg(long, default_value_t = SearchConfig::default().margin_z)]
     margin_z: f64,
     /// `hard` bots: candidates in the heuristic's own order where it ranks
-    /// them (opening, settlements, robber), not at random.
-    #[arg(long)]
+    /// them (opening, settlements, robber), not at random (`--ranked
+    /// false`: at random).
+    #[arg(long, default_value_t = SearchConfig::default().ranked, action = clap::ArgAction::Set)]
     ranked: bool,
     /// `hard` bots: share of playout decisions played at random.
     #[arg(long, default_value_t = SearchConfig::default().epsilon)]
