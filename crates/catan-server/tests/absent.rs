@@ -51,14 +51,7 @@ async fn slow_player_gets_a_stand_in_marked_as_such() {
             .all(|a| rec.record.seats[a.seat.index()].bot.is_none())
     );
     // The player is still seated and may act themselves.
-    let (_, info) = http(
-        srv.addr,
-        "GET",
-        &format!("/api/lobbies/{}", lobby.id),
-        None,
-        None,
-    )
-    .await;
+    let info = lobby_info(srv.addr, &lobby).await;
     assert_eq!(
         info["seats"]
             .as_array()

@@ -41,14 +41,7 @@ async fn full_bot_game_with_spectator() {
     assert!(versions.windows(2).all(|w| w[1] == w[0] + 1));
     assert_eq!(*versions.last().unwrap(), over["version"].as_u64().unwrap());
     // The lobby says finished, and the journal has the result.
-    let (_, info) = http(
-        srv.addr,
-        "GET",
-        &format!("/api/lobbies/{}", lobby.id),
-        None,
-        None,
-    )
-    .await;
+    let info = lobby_info(srv.addr, &lobby).await;
     assert_eq!(info["status"], "finished");
     let rec = srv.journal.record(lobby.id.parse().unwrap()).unwrap();
     assert_eq!(

@@ -46,14 +46,7 @@ async fn a_bot_game_at_the_turn_limit_ends_drawn() {
         .flat_map(|m| m["events"].as_array().cloned().unwrap_or_default())
         .any(|e| e["type"] == "game_drawn");
     assert!(drawn, "the last update carries game_drawn");
-    let (_, info) = http(
-        srv.addr,
-        "GET",
-        &format!("/api/lobbies/{}", lobby.id),
-        None,
-        None,
-    )
-    .await;
+    let info = lobby_info(srv.addr, &lobby).await;
     assert_eq!(info["status"], "finished");
 }
 
@@ -66,14 +59,7 @@ async fn lobbies_get_the_server_turn_limit() {
     })
     .await;
     let lobby = create_lobby(srv.addr, json!({ "name": "x" })).await;
-    let (_, info) = http(
-        srv.addr,
-        "GET",
-        &format!("/api/lobbies/{}", lobby.id),
-        None,
-        None,
-    )
-    .await;
+    let info = lobby_info(srv.addr, &lobby).await;
     assert_eq!(info["options"]["turn_limit"], 321);
     let (s, v) = http(
         srv.addr,

@@ -130,14 +130,7 @@ async fn a_refused_room_change_that_committed_late_is_stored_over() {
         "{writes:?}"
     );
     // ... the lobby does not.
-    let (_, info) = http(
-        srv.addr,
-        "GET",
-        &format!("/api/lobbies/{}", lobby.id),
-        None,
-        None,
-    )
-    .await;
+    let info = lobby_info(srv.addr, &lobby).await;
     let names: Vec<&str> = info["seats"]
         .as_array()
         .unwrap()

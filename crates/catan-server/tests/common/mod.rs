@@ -71,6 +71,20 @@ pub async fn create_lobby(addr: impl Http, body: Value) -> Lobby {
     }
 }
 
+/// `GET /api/lobbies/{id}`: the lobby as everyone may see it.
+pub async fn lobby_info(addr: impl Http, lobby: &Lobby) -> Value {
+    let (status, v) = http(
+        addr,
+        "GET",
+        &format!("/api/lobbies/{}", lobby.id),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    v
+}
+
 pub async fn join(addr: impl Http, lobby: &Lobby, name: &str) -> (u8, String) {
     let (status, v) = http(
         addr,
