@@ -22,6 +22,7 @@ mod decode;
 mod error;
 mod model;
 mod postgres;
+mod queries;
 mod rooms;
 mod rows;
 mod sqlite;
@@ -357,8 +358,8 @@ impl Store {
     /// Every game still in progress, oldest first, loaded for recovery.
     pub async fn unfinished_games(&self) -> Result<Vec<StoredGame>, StoreError> {
         let ids = match self {
-            Store::Postgres(p) => postgres::unfinished_ids(p).await?,
-            Store::Sqlite(p) => sqlite::unfinished_ids(p).await?,
+            Store::Postgres(p) => queries::unfinished_ids(p).await?,
+            Store::Sqlite(p) => queries::unfinished_ids(p).await?,
         };
         let mut games = Vec::with_capacity(ids.len());
         for id in ids {
@@ -386,10 +387,10 @@ impl Store {
         let needle = needle.as_deref();
         let (rows, total) = match self {
             Store::Postgres(p) => {
-                postgres::list_finished(p, needle, i64::from(per_page), offset).await?
+                queries::list_finished(p, needle, i64::from(per_page), offset).await?
             }
             Store::Sqlite(p) => {
-                sqlite::list_finished(p, needle, i64::from(per_page), offset).await?
+                queries::list_finished(p, needle, i64::from(per_page), offset).await?
             }
         };
         Ok(GamePage {

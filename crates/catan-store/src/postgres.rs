@@ -6,13 +6,13 @@
 
 use crate::StoreOptions;
 use crate::columns;
-use crate::decode::{ReadRow, action_row, game_row, stored_action, summary_row};
+use crate::decode::{ReadRow, action_row, game_row, stored_action};
 use crate::error::{StoreError, classify_append, classify_insert, known_game};
 use crate::rows::{ActionRow, GameRow, NewActionRow, NewGameRow, SeatColumns, json_text, seq_sql};
 use catan_core::record::{GameResult, GameStatus, RecordedAction};
 use chrono::{DateTime, Utc};
+use sqlx::migrate::Migrator;
 use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions};
-use sqlx::{Row, migrate::Migrator};
 use std::str::FromStr;
 use uuid::Uuid;
 
@@ -347,39 +347,4 @@ pub(crate) async fn load_games(
             (g, log)
         })
         .collect())
-}
-
-pub(crate) async fn unfinished_ids(pool: &PgPool) -> Result<Vec<Uuid>, StoreError> {
-    let rows = sqlx::query(columns::UNFINISHED_IDS).fetch_all(pool).await?;
-    rows.iter().map(|r| r.uuid("id")).collect()
-}
-
-pub(crate) async fn list_finished(
-    pool: &PgPool,
-    needle: Option<&str>,
-    limit: i64,
-    offset: i64,
-) -> Result<(Vec<(GameRow, i64)>, i64), StoreError> {
-    const FILTER: &str =
-        "status <> 'in_progress' AND ($1::text IS NULL OR strpos(player_names, $1) > 0)";
-    let total: i64 = sqlx::query(&format!("SELECT count(*) AS n FROM games WHERE {FILTER}"))
-        .bind(needle)
-        .fetch_one(pool)
-        .await?
-        .try_get("n")?;
-    let rows = sqlx::query(&format!(
-        "SELECT {} FROM games WHERE {FILTER} ORDER BY {} LIMIT $2 OFFSET $3",
-        columns::SUMMARY,
-        columns::FINISHED_ORDER
-    ))
-    .bind(needle)
-    .bind(limit)
-    .bind(offset)
-    .fetch_all(pool)
-    .await?;
-    let games = rows
-        .iter()
-        .map(summary_row)
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok((games, total))
 }

@@ -6,17 +6,17 @@
 
 use crate::StoreOptions;
 use crate::columns;
-use crate::decode::{ReadRow, action_row, game_row, stored_action, summary_row};
+use crate::decode::{action_row, game_row, stored_action};
 use crate::error::{StoreError, classify_append, classify_insert, known_game};
 use crate::model::format_time;
 use crate::rows::{ActionRow, GameRow, NewActionRow, NewGameRow, SeatColumns, json_text, seq_sql};
 use catan_core::record::{GameResult, GameStatus, RecordedAction};
 use chrono::{DateTime, Utc};
+use sqlx::migrate::Migrator;
 use sqlx::sqlite::{
     SqliteConnectOptions, SqliteConnection, SqliteJournalMode, SqlitePool, SqlitePoolOptions,
     SqliteSynchronous,
 };
-use sqlx::{Row, migrate::Migrator};
 use std::str::FromStr;
 use std::time::Duration;
 use uuid::Uuid;
@@ -242,38 +242,4 @@ pub(crate) async fn load_game(
     .map(action_row)
     .collect::<Result<Vec<_>, _>>()?;
     Ok(Some((game, actions)))
-}
-
-pub(crate) async fn unfinished_ids(pool: &SqlitePool) -> Result<Vec<Uuid>, StoreError> {
-    let rows = sqlx::query(columns::UNFINISHED_IDS).fetch_all(pool).await?;
-    rows.iter().map(|r| r.uuid("id")).collect()
-}
-
-pub(crate) async fn list_finished(
-    pool: &SqlitePool,
-    needle: Option<&str>,
-    limit: i64,
-    offset: i64,
-) -> Result<(Vec<(GameRow, i64)>, i64), StoreError> {
-    const FILTER: &str = "status <> 'in_progress' AND (?1 IS NULL OR instr(player_names, ?1) > 0)";
-    let total: i64 = sqlx::query(&format!("SELECT count(*) AS n FROM games WHERE {FILTER}"))
-        .bind(needle)
-        .fetch_one(pool)
-        .await?
-        .try_get("n")?;
-    let rows = sqlx::query(&format!(
-        "SELECT {} FROM games WHERE {FILTER} ORDER BY {} LIMIT ?2 OFFSET ?3",
-        columns::SUMMARY,
-        columns::FINISHED_ORDER
-    ))
-    .bind(needle)
-    .bind(limit)
-    .bind(offset)
-    .fetch_all(pool)
-    .await?;
-    let games = rows
-        .iter()
-        .map(summary_row)
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok((games, total))
 }
