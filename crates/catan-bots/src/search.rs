@@ -59,15 +59,15 @@ pub struct SearchConfig {
 }
 
 impl Default for SearchConfig {
-    /// The server's default: at most 0.8 s and 1,200 playouts a decision
-    /// (four times as many for opening placements and robber moves, which
-    /// the deadline then ends); 8 candidates in the heuristic's own order,
+    /// The server's default: at most 0.8 s and 200 playouts a decision
+    /// (four times as many for opening placements and robber moves; more
+    /// playouts measured weaker, docs/BOTS.md); 8 candidates in the heuristic's own order,
     /// playouts of 8 turns valued by position, a 3-standard-error bar (the
     /// best of the variants measured in docs/BOTS.md).
     fn default() -> Self {
         SearchConfig {
             budget: Some(Duration::from_millis(800)),
-            max_playouts: 1200,
+            max_playouts: 200,
             horizon_turns: 8,
             max_candidates: 8,
             eval: Eval::Position,

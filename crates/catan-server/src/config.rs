@@ -65,7 +65,7 @@ pub struct Config {
     pub bot_think_ms: u64,
     /// Most playouts per decision of a `hard` bot (whichever of this and
     /// the think budget comes first ends its search).
-    #[arg(long, env = "CATAN_BOT_THINK_PLAYOUTS", default_value_t = 1200)]
+    #[arg(long, env = "CATAN_BOT_THINK_PLAYOUTS", default_value_t = 200)]
     pub bot_think_playouts: u32,
     /// How long a disconnected player the game waits for is given before a
     /// stand-in acts for them (with or without a turn timer).
