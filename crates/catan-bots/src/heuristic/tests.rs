@@ -10,22 +10,29 @@ use crate::testkit::{blank, path, roads, settle};
 use catan_core::geometry::geo;
 use catan_core::{Action, DevCard, Game, GameOptions, ResourceSet, Seat, Viewer};
 
-/// Seat 0 with every settlement and
-/// city placed and the deck empty: one road of its own against seat 1's
-/// trail of 6, which holds Longest Road. Taking the award needs six more
-/// roads, more than the three the bot planned for before.
-fn built_out() -> Game {
+/// A 15-point game where seat 1 holds Longest Road with a trail of `len`
+/// roads from vertex 0; the corners on and beside that trail.
+fn rival_trail(len: usize) -> (Game, u64) {
     let mut g = blank(GameOptions {
         vp_target: 15,
         ..GameOptions::default()
     });
-    let theirs = path(0, 6, 0);
+    let theirs = path(0, len, 0);
     settle(&mut g, Seat(1), theirs[0]);
     roads(&mut g, Seat(1), &theirs);
     g.set_longest_road(Some(Seat(1)));
     let near = theirs.iter().fold(0u64, |m, &v| {
         m | 1 << v | geo().vertex_neighbour_mask[v as usize]
     });
+    (g, near)
+}
+
+/// Seat 0 with every settlement and
+/// city placed and the deck empty: one road of its own against seat 1's
+/// trail of 6, which holds Longest Road. Taking the award needs six more
+/// roads, more than the three the bot planned for before.
+fn built_out() -> Game {
+    let (mut g, near) = rival_trail(6);
     let start = (0..54u8).rev().find(|&v| near & 1 << v == 0).unwrap_or(53);
     let mine = path(start, 1, near);
     settle(&mut g, Seat(0), mine[0]);
@@ -94,17 +101,7 @@ fn r40_it_does_not_head_for_a_longest_road_it_cannot_take() {
 /// corner of the trail gets there, whose first road lengthens nothing.
 fn hemmed_in() -> Game {
     let geo = geo();
-    let mut g = blank(GameOptions {
-        vp_target: 15,
-        ..GameOptions::default()
-    });
-    let theirs = path(0, 4, 0);
-    settle(&mut g, Seat(1), theirs[0]);
-    roads(&mut g, Seat(1), &theirs);
-    g.set_longest_road(Some(Seat(1)));
-    let near = theirs.iter().fold(0u64, |m, &v| {
-        m | 1 << v | geo.vertex_neighbour_mask[v as usize]
-    });
+    let (mut g, near) = rival_trail(4);
     // Far from seat 1, with room for a branch of two roads off each inner
     // corner, and both ends with a neighbour off the trail to hem in.
     let mine = (0..54u8)
