@@ -198,18 +198,19 @@ impl Config {
         }
     }
     /// The cluster beat's own small pool (node beat, lease renewals and
-    /// releases): two connections, apart from the main pool so that client
+    /// releases): four connections (two renewals in flight, the node's load
+    /// report and a parking of leases), apart from the main pool so that client
     /// traffic filling that pool can never hold renewals up until the
     /// node's leases run out. A statement may take two thirds of the lease
     /// (a slow renewal answered in time still renews: the beat gives it up
-    /// only when the node must stop serving anyway); a wait for one of the
-    /// two connections, a third.
+    /// only when the node must stop serving anyway); a wait for a
+    /// connection, a third.
     pub fn beat_store_options(&self) -> catan_store::StoreOptions {
         let lease = self.lease();
         catan_store::StoreOptions {
             statement_timeout: lease * 2 / 3,
             acquire_timeout: lease / 3,
-            max_connections: 2,
+            max_connections: 4,
         }
     }
     /// Whether this server is a node of a cluster ([`Config::node_url`] set).

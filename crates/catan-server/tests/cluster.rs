@@ -20,7 +20,9 @@
 //! - a node whose main database pool is full keeps its leases (the beat
 //!   has a pool of its own);
 //! - a node whose renewals hang stops serving with time to spare before
-//!   its leases expire.
+//!   its leases expire;
+//! - a node whose renewals each take longer than a beat (but less than
+//!   the lease) keeps its leases.
 
 #[path = "common/persist.rs"]
 mod harness;
@@ -1077,4 +1079,88 @@ async fn a_node_whose_renewals_hang_stops_before_its_leases_expire() {
         "stopped at {at}, too close to its lease running out at {expires}"
     );
     drop(node);
+}
+
+/// A node whose renewals each take longer than a beat, though well within
+/// the lease (a busy database), keeps its leases and goes on serving: the
+/// beat sends a renewal every beat without waiting for the answer to the
+/// one before. (Waiting for it, each renewal went out only when the last
+/// was answered, two of them took longer than the lease less its margin,
+/// and the node gave every lobby up.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn renewals_slower_than_a_beat_keep_the_leases() {
+    let db = TestDb::new(Backend::Postgres).await;
+    let port = free_port().await;
+    // A 9 s lease: a beat every 3 s, 0.9 s kept in hand. Renewals of 4.3 s
+    // sent a beat apart are each answered 0.8 s before the node would have
+    // to stop; sent one after the other's answer, the second is answered
+    // 8.6 s after the first was sent, past the stop at 8.1 s.
+    let node = ServerProcess::start_node(&db, 0, port, "a", 9000).await;
+    let (lobby, seats) = game_on(node.addr, node.addr, &["Ann"], 2, 0).await;
+    let (seat, token) = &seats[0];
+    let mut ann = Player::connect(node.addr, &lobby, Some((*seat, token))).await;
+    let mut admin = PgConnection::connect(&db.url).await.unwrap();
+    let (_, epoch, _) = lease_row(&mut admin, &lobby).await;
+    // Every UPDATE of the lease table (the renewals) waits 4.3 s before it
+    // takes any row lock, so that renewals in flight together are slow
+    // side by side, as on a busy database, not queued behind each other.
+    admin
+        .execute(
+            "CREATE FUNCTION slow_renewal() RETURNS trigger LANGUAGE plpgsql AS \
+             $$ BEGIN PERFORM pg_sleep(4.3); RETURN NULL; END $$",
+        )
+        .await
+        .unwrap();
+    admin
+        .execute(
+            "CREATE TRIGGER slow_renewal BEFORE UPDATE ON lobby_leases \
+             FOR EACH STATEMENT EXECUTE FUNCTION slow_renewal()",
+        )
+        .await
+        .unwrap();
+    let t = Instant::now();
+    admin
+        .execute("UPDATE lobby_leases SET expires = expires WHERE false")
+        .await
+        .unwrap();
+    assert!(
+        t.elapsed() >= Duration::from_millis(4300),
+        "the renewals are not slowed"
+    );
+    // Three leases' time: Ann's socket stays open throughout (a close
+    // panics in `next_within`).
+    let end = Instant::now() + Duration::from_secs(27);
+    while let Some(left) = end.checked_duration_since(Instant::now()) {
+        ann.next_within(left).await;
+    }
+    let log = node.log_text();
+    assert!(
+        !log.contains("lease lost") && !log.contains("this node stops serving"),
+        "slow renewals cost the node its lease:\n{log}"
+    );
+    assert_eq!(
+        lease_row(&mut admin, &lobby).await,
+        (Some("a".to_string()), epoch, true),
+        "the lease is still the node's, at its epoch, and live"
+    );
+    admin
+        .execute("DROP TRIGGER slow_renewal ON lobby_leases")
+        .await
+        .unwrap();
+    // And the node still serves the game.
+    let action = ann.choice().expect("Ann, the host, places first");
+    ann.act(action).await;
+    ann.until("accepted").await;
+    drop(node);
+}
+
+/// The lease of `lobby`: its node, its epoch and whether it is live.
+async fn lease_row(c: &mut PgConnection, lobby: &str) -> (Option<String>, i64, bool) {
+    sqlx::query_as(
+        "SELECT node_id, epoch, expires > now() FROM lobby_leases WHERE lobby_id = $1::uuid",
+    )
+    .bind(lobby)
+    .fetch_one(c)
+    .await
+    .unwrap()
 }

@@ -16,8 +16,15 @@ use std::collections::{HashMap, HashSet};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 use tokio::sync::mpsc;
+use tokio::task::JoinSet;
 use tokio::time::Instant;
 use uuid::Uuid;
+
+/// Renewals sent and not yet answered, at most: a renewal slower than a
+/// beat (a busy database) does not hold the next one back, and the beat's
+/// pool (`Config::beat_store_options`) has room for them, the node's load
+/// report and a parking.
+const RENEWALS_IN_FLIGHT: usize = 2;
 
 /// Runs the beat and the orphan reaper until the process ends.
 pub(super) async fn run(cluster: Cluster, mut lost: mpsc::UnboundedReceiver<Uuid>) {
@@ -30,10 +37,24 @@ pub(super) async fn run(cluster: Cluster, mut lost: mpsc::UnboundedReceiver<Uuid
         valid_until: None,
         published: HashMap::new(),
         absent: HashSet::new(),
+        renewals: JoinSet::new(),
+        pending: Vec::new(),
+        gave_up: None,
+        reporting: None,
     };
     loop {
+        let give_up = beat.give_up_at();
         tokio::select! {
-            _ = tick.tick() => beat.once().await,
+            _ = tick.tick() => beat.once(),
+            Some(done) = beat.renewals.join_next(), if !beat.renewals.is_empty() => {
+                match done {
+                    Ok(answer) => beat.answered(answer),
+                    Err(e) => tracing::error!(error = %e, "a lease renewal task failed"),
+                }
+            }
+            _ = tokio::time::sleep_until(give_up.unwrap_or_else(Instant::now)), if give_up.is_some() => {
+                beat.give_up("no answer before the leases had to be given up");
+            }
             Some(id) = lost.recv() => beat.lose(id, "a write was fenced out"),
         }
     }
@@ -47,66 +68,134 @@ struct Beat {
     published: HashMap<Uuid, String>,
     /// Leased lobbies missing from the registry at the last beat.
     absent: HashSet<Uuid>,
+    /// The renewals in flight.
+    renewals: JoinSet<Renewal>,
+    /// When each renewal in flight was sent.
+    pending: Vec<Instant>,
+    /// When the node last gave all its leases up: answers to renewals sent
+    /// before then renew nothing it still serves.
+    gave_up: Option<Instant>,
+    /// The node's load report in flight, if any.
+    reporting: Option<tokio::task::JoinHandle<()>>,
+}
+
+/// One renewal and its answer.
+struct Renewal {
+    /// When it was sent: the leases it renews run from later.
+    sent: Instant,
+    /// The leases it renews.
+    held: Vec<Lease>,
+    /// The listings published with it.
+    listings: Vec<Listing>,
+    /// The lobbies renewed, or why none was.
+    answer: Result<HashSet<Uuid>, String>,
 }
 
 impl Beat {
-    async fn once(&mut self) {
-        let c = &self.cluster.inner;
+    /// One beat: the node's load report, the parking of ended lobbies and
+    /// a renewal of every held lease, each sent without waiting for the
+    /// others' answers.
+    fn once(&mut self) {
+        self.report_load();
+        self.release_ended();
+        self.renew();
+    }
+
+    /// Reports the node's load, unless the last report is still on its way.
+    fn report_load(&mut self) {
+        if self.reporting.as_ref().is_some_and(|t| !t.is_finished()) {
+            return;
+        }
+        let cluster = self.cluster.clone();
+        let c = &cluster.inner;
         let load = NodeLoad {
             lobbies: i32::try_from(c.registry.len()).unwrap_or(i32::MAX),
             sockets: i32::try_from(c.sockets.load(Ordering::Relaxed)).unwrap_or(i32::MAX),
             load: load_average(),
-            draining: self.cluster.draining(),
+            draining: cluster.draining(),
         };
-        match c.beat_store.node_beat(&c.id, c.instance, &load).await {
-            Ok(true) => {}
-            Ok(false) => tracing::error!(
-                node_id = %c.id,
-                "another process registered under this node id; give each node its own --node-id"
-            ),
-            Err(e) => tracing::warn!(error = %e, "node beat failed"),
-        }
-        self.release_ended().await;
-        self.renew().await;
+        self.reporting = Some(tokio::spawn(async move {
+            let c = &cluster.inner;
+            match c.beat_store.node_beat(&c.id, c.instance, &load).await {
+                Ok(true) => {}
+                Ok(false) => tracing::error!(
+                    node_id = %c.id,
+                    "another process registered under this node id; give each node its own --node-id"
+                ),
+                Err(e) => tracing::warn!(error = %e, "node beat failed"),
+            }
+        }));
     }
 
-    /// Renews every held lease; stops lobbies whose lease is gone, and all
-    /// of them when the leases may expire before a renewal gets through.
-    async fn renew(&mut self) {
+    /// Sends a renewal of every held lease, unless [`RENEWALS_IN_FLIGHT`]
+    /// are unanswered already (another would only queue behind them).
+    fn renew(&mut self) {
+        if self.renewals.len() >= RENEWALS_IN_FLIGHT {
+            tracing::warn!(
+                in_flight = self.renewals.len(),
+                "lease renewals are slower than the beat; this beat sends none"
+            );
+            return;
+        }
         let cluster = self.cluster.clone();
-        let c = &cluster.inner;
-        let held = c.leases.all();
+        let held = cluster.inner.leases.all();
         let listings = self.changed_listings(&held);
         let sent = Instant::now();
-        // Stop before the database's clock can expire the leases, a tenth
-        // of the lease time early: the leases run from the database's clock
-        // when the renewal ran, later than `sent`, and the two clocks'
-        // rates differ by far less. A renewal still unanswered by then is
-        // given up (a slow one that is answered in time counts: the leases
-        // it renews run from when it was sent). One sent late (this beat
-        // itself was held up, by a busy runtime) still gets a third of the
-        // lease: it renews whatever nobody has taken over meanwhile, which
-        // giving up unasked would have handed to the others, every lobby
-        // and its players at once; an old owner's writes stay fenced.
-        let margin = c.lease / 10;
-        let renewal = c.beat_store.renew_leases(&c.id, &held, &listings, c.lease);
-        let answer = match self.valid_until.and_then(|u| u.checked_sub(margin)) {
-            Some(stop) => tokio::time::timeout_at(stop.max(sent + c.lease / 3), renewal)
+        self.pending.push(sent);
+        self.renewals.spawn(async move {
+            let c = &cluster.inner;
+            let answer = c
+                .beat_store
+                .renew_leases(&c.id, &held, &listings, c.lease)
                 .await
-                .map_err(|_| "no answer before the leases had to be given up".to_string())
-                .and_then(|r| r.map_err(|e| e.to_string())),
-            None => renewal.await.map_err(|e| e.to_string()),
-        };
-        match answer {
+                .map_err(|e| e.to_string());
+            Renewal {
+                sent,
+                held,
+                listings,
+                answer,
+            }
+        });
+    }
+
+    /// When the node must stop serving its lobbies unless a renewal is
+    /// answered first: a tenth of the lease time before the leases renewed
+    /// last can expire (they run from the database's clock when the
+    /// renewal ran, later than it was sent, and the two clocks' rates
+    /// differ by far less). The oldest renewal in flight, if it was sent
+    /// late (this beat itself was held up, by a busy runtime), still gets a
+    /// third of the lease: it renews whatever nobody has taken over
+    /// meanwhile, which giving up unasked would have handed to the others,
+    /// every lobby and its players at once; an old owner's writes stay
+    /// fenced. `None`: no lease was renewed yet, or all were given up.
+    fn give_up_at(&self) -> Option<Instant> {
+        let lease = self.cluster.inner.lease;
+        let stop = self.valid_until?.checked_sub(lease / 10)?;
+        let oldest = self.pending.iter().min().map(|&t| t + lease / 3);
+        Some(oldest.map_or(stop, |t| stop.max(t)))
+    }
+
+    /// Takes a renewal's answer: the leases it renewed are ours until a
+    /// lease time after it was sent; lobbies it did not renew are stopped.
+    fn answered(&mut self, r: Renewal) {
+        self.pending.retain(|&t| t != r.sent);
+        if self.gave_up.is_some_and(|g| r.sent <= g) {
+            // Sent before the node gave everything up: none of it is served here.
+            return;
+        }
+        let cluster = self.cluster.clone();
+        let c = &cluster.inner;
+        match r.answer {
             Ok(renewed) => {
                 metrics()
                     .cluster_renew
-                    .observe(sent.elapsed().as_secs_f64());
-                self.valid_until = Some(sent + c.lease);
-                for l in &listings {
+                    .observe(r.sent.elapsed().as_secs_f64());
+                let until = r.sent + c.lease;
+                self.valid_until = Some(self.valid_until.map_or(until, |u| u.max(until)));
+                for l in &r.listings {
                     self.published.insert(l.lobby_id, l.info.clone());
                 }
-                for l in held.iter().filter(|l| !renewed.contains(&l.lobby_id)) {
+                for l in r.held.iter().filter(|l| !renewed.contains(&l.lobby_id)) {
                     // Taken over (this node was paused or cut off for longer
                     // than the lease) or released: not ours to serve.
                     if c.leases.epoch(l.lobby_id) == Some(l.epoch) {
@@ -116,23 +205,28 @@ impl Beat {
                 }
             }
             Err(e) => {
-                tracing::warn!(error = %e, leases = held.len(), "cannot renew leases");
-                if self
-                    .valid_until
-                    .is_some_and(|until| Instant::now() + margin >= until)
-                {
-                    tracing::error!(
-                        leases = held.len(),
-                        "leases not renewed in time; this node stops serving its lobbies"
-                    );
-                    for l in held {
-                        c.leases.remove(l.lobby_id);
-                        self.lose(l.lobby_id, "its lease could not be renewed");
-                    }
-                    self.valid_until = None;
-                }
+                // The next beat tries again; the give-up deadline stands.
+                tracing::warn!(error = %e, leases = r.held.len(), "cannot renew leases");
             }
         }
+    }
+
+    /// Stops serving every lobby: the leases may expire before a renewal
+    /// gets through.
+    fn give_up(&mut self, why: &str) {
+        let held = self.cluster.inner.leases.all();
+        tracing::warn!(error = why, leases = held.len(), "cannot renew leases");
+        tracing::error!(
+            leases = held.len(),
+            "leases not renewed in time; this node stops serving its lobbies"
+        );
+        for l in held {
+            self.cluster.inner.leases.remove(l.lobby_id);
+            self.lose(l.lobby_id, "its lease could not be renewed");
+        }
+        self.valid_until = None;
+        self.gave_up = Some(Instant::now());
+        self.pending.clear();
     }
 
     /// The listings of held lobbies that changed since last published.
@@ -159,7 +253,7 @@ impl Beat {
     /// again somewhere, unloaded again after the idle time, and so on for
     /// ever; a parked one waits for a client to ask for it, as on a single
     /// node.
-    async fn release_ended(&mut self) {
+    fn release_ended(&mut self) {
         let c = &self.cluster.inner;
         let live: HashSet<Uuid> = c.registry.ids().into_iter().collect();
         let missing: HashSet<Uuid> = c
@@ -180,9 +274,13 @@ impl Beat {
         for l in &ended {
             self.published.remove(&l.lobby_id);
         }
-        if let Err(e) = c.beat_store.park_leases(&c.id, &ended).await {
-            tracing::warn!(error = %e, "cannot release leases; they expire by themselves");
-        }
+        let cluster = self.cluster.clone();
+        tokio::spawn(async move {
+            let c = &cluster.inner;
+            if let Err(e) = c.beat_store.park_leases(&c.id, &ended).await {
+                tracing::warn!(error = %e, "cannot release leases; they expire by themselves");
+            }
+        });
     }
 
     /// Stops a lobby whose lease this node no longer holds.

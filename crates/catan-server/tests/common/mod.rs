@@ -228,9 +228,13 @@ impl Client {
         self.recv_within(WAIT).await
     }
 
+    /// The next message within `d` (pings and other frames in between do
+    /// not extend the wait; panics when none came), or None when the socket
+    /// closed.
     pub async fn recv_within(&mut self, d: Duration) -> Option<Value> {
+        let deadline = tokio::time::Instant::now() + d;
         loop {
-            let next = tokio::time::timeout(d, self.ws.next()).await;
+            let next = tokio::time::timeout_at(deadline, self.ws.next()).await;
             let msg = match next {
                 Err(_) => panic!("no message within {d:?}; last: {:?}", self.log.last()),
                 Ok(None) => {

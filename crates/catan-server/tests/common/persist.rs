@@ -345,10 +345,12 @@ impl Player {
         self.ws.send(Message::text(v.to_string())).await.unwrap();
     }
 
-    /// The next message within `d`, or `None` if there was none.
+    /// The next message within `d`, or `None` if there was none (pings
+    /// and other frames in between do not extend the wait).
     pub async fn next_within(&mut self, d: Duration) -> Option<Value> {
+        let deadline = tokio::time::Instant::now() + d;
         loop {
-            let msg = match tokio::time::timeout(d, self.ws.next()).await {
+            let msg = match tokio::time::timeout_at(deadline, self.ws.next()).await {
                 Err(_) => return None,
                 Ok(Some(Ok(m))) => m,
                 Ok(other) => panic!("seat {:?}: socket ended: {other:?}", self.seat),
