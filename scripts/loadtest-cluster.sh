@@ -13,7 +13,8 @@
 # catan_cluster_size is dropped and made anew), SPECTATORS (per game,
 # default 1), PACE_MS (2000), DURATION (60s), KILL_AFTER (unset: no fault;
 # e.g. 20s), KILL_NODE (1 or 2; default 1), OUT (logs and JSON, default a
-# temp dir), PORT_BASE (18400), NO_BUILD (set: use the binaries in
+# temp dir), PORT_BASE (18400), SETUP_CONCURRENCY (games each load
+# generator sets up at once, default 32), NO_BUILD (set: use the binaries in
 # target/release as they are).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,7 @@ cd "$(dirname "$0")/.."
 games="${1:-10000}"
 loadgens="${2:-3}"
 spectators="${SPECTATORS:-1}"
+setup_concurrency="${SETUP_CONCURRENCY:-32}"
 pace="${PACE_MS:-2000}"
 duration="${DURATION:-60s}"
 kill_node="${KILL_NODE:-1}"
@@ -77,7 +79,7 @@ for g in $(seq 1 "$loadgens"); do
   # Each load generator's clients use their own eight source addresses.
   sources="$(seq -s, -f "127.0.$((g + 10)).%g" 1 8)"
   target/release/catan loadtest --urls "$urls" --games "$per" --spectators "$spectators" \
-    --duration "$duration" --pace-ms "$pace" --source-ips "$sources" \
+    --duration "$duration" --pace-ms "$pace" --setup-concurrency "$setup_concurrency" --source-ips "$sources" \
     --database-url "$db" --report-every 10s --threads 1 "${watch[@]}" \
     --json "$out/loadgen-$g.json" > "$out/loadgen-$g.log" 2>&1 &
   gen_pids+=("$!")
