@@ -56,6 +56,9 @@ pub struct SearchConfig {
     /// Factor on `max_playouts` for the decisions that shape a game most:
     /// opening placements and robber moves (knights included).
     pub key_boost: u32,
+    /// Search only those decisions (opening placements and robber moves);
+    /// every other decision is the guide's move.
+    pub key_only: bool,
 }
 
 impl Default for SearchConfig {
@@ -75,6 +78,7 @@ impl Default for SearchConfig {
             ranked: true,
             epsilon: 0.0,
             key_boost: 4,
+            key_only: false,
         }
     }
 }
@@ -218,6 +222,14 @@ impl SearchBot {
             || cands
                 .iter()
                 .any(|a| matches!(a, Action::MoveRobber { .. } | Action::PlayKnight { .. }));
+        if self.config.key_only && !key {
+            self.last = SearchStats {
+                candidates: k,
+                guide: true,
+                ..SearchStats::default()
+            };
+            return 0;
+        }
         let max_playouts = if key {
             self.config
                 .max_playouts
@@ -428,6 +440,61 @@ mod tests {
         g.legal_actions_into(seat, &mut legal);
         assert!(legal.len() > 20);
         (g.view(Viewer::Seat(seat)), legal)
+    }
+
+    /// A decision after the opening with several alternatives and no
+    /// robber move among them, reached by seeded random play.
+    fn ordinary_decision(seed: u64) -> (View, Vec<Action>) {
+        let (mut g, _) = Game::new(GameOptions::default(), seed).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut legal = Vec::new();
+        for _ in 0..5000 {
+            let seat = seat_to_act(&g);
+            g.legal_actions_into(seat, &mut legal);
+            let robber = legal
+                .iter()
+                .any(|a| matches!(a, Action::MoveRobber { .. } | Action::PlayKnight { .. }));
+            let opening = matches!(g.phase(), Phase::Opening { .. });
+            if !opening && legal.len() >= 3 && !robber {
+                return (g.view(Viewer::Seat(seat)), legal);
+            }
+            let a = legal[rng.random_range(0..legal.len())];
+            g.apply(seat, a).unwrap();
+        }
+        panic!("no ordinary decision in 5000 steps");
+    }
+
+    #[test]
+    fn key_only_searches_openings_and_leaves_the_rest_to_the_guide() {
+        let config = SearchConfig {
+            budget: None,
+            max_playouts: 40,
+            key_only: true,
+            ..SearchConfig::default()
+        };
+        let mut bot = SearchBot::new(3, config);
+        let (view, legal) = ordinary_decision(5);
+        let guide = bot.guide.choose(&view, &legal);
+        assert_eq!(bot.choose(&view, &legal), guide);
+        assert_eq!(
+            bot.last_stats().playouts,
+            0,
+            "an ordinary decision is not searched"
+        );
+        // The same decision is searched without `key_only`.
+        let mut searching = SearchBot::new(
+            3,
+            SearchConfig {
+                key_only: false,
+                ..config
+            },
+        );
+        searching.choose(&view, &legal);
+        assert!(searching.last_stats().playouts > 0);
+        // An opening placement is searched with it.
+        let (view, legal) = opening(21);
+        bot.choose(&view, &legal);
+        assert!(bot.last_stats().playouts > 0, "{:?}", bot.last_stats());
     }
 
     fn timed(budget_ms: u64, playouts: u32) -> SearchConfig {

@@ -78,6 +78,10 @@ pub struct Args {
     /// moves.
     #[arg(long, default_value_t = SearchConfig::default().key_boost)]
     key_boost: u32,
+    /// `hard` bots: search only opening placements and robber moves (the
+    /// `normal` move everywhere else).
+    #[arg(long)]
+    key_only: bool,
     /// Print each game's result on standard error as it ends.
     #[arg(long)]
     progress: bool,
@@ -170,6 +174,7 @@ fn bot(kind: BotKind, seed: u64, args: &Args) -> Box<dyn Bot> {
                 ranked: args.ranked,
                 epsilon: args.epsilon,
                 key_boost: args.key_boost,
+                key_only: args.key_only,
             },
         )),
         k => make_bot(k, seed),
