@@ -215,8 +215,8 @@ impl Beat {
     /// gets through.
     fn give_up(&mut self, why: &str) {
         let held = self.cluster.inner.leases.all();
-        tracing::warn!(error = why, leases = held.len(), "cannot renew leases");
         tracing::error!(
+            why,
             leases = held.len(),
             "leases not renewed in time; this node stops serving its lobbies"
         );
