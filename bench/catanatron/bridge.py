@@ -3,6 +3,11 @@
 Run through run.sh (it makes the virtualenv and builds `catan`):
 
     bench/catanatron/run.sh --games 100 --opponent alphabeta --kind hard
+    bench/catanatron/run.sh --games 100 --opponent alphabeta --key-only --key-boost=12
+
+Flags this script does not know are `catan bridge`'s search flags (the same
+as `catan bots`'s: --key-only, --key-boost, --candidates, ...) and go to it
+unchanged.
 
 Every decision of our seat with more than one choice is sent to
 `catan bridge` (crates/catan-cli/src/bridge.rs) as the seat sees it, in our
@@ -131,7 +136,7 @@ def wilson(k, n, z=1.96):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     ap.add_argument("--catan", required=True, help="path of the catan binary")
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--opponent", choices=sorted(OPPONENTS), default="alphabeta")
@@ -156,7 +161,10 @@ def main():
         default=4,
         help="seats (our engine plays 3 or 4; 2 only for checking their players 1-v-1)",
     )
-    args = ap.parse_args()
+    # Flags this script does not know (e.g. --key-only, --key-boost 12,
+    # --candidates 8) go to `catan bridge` unchanged: the same search flags
+    # as `catan bots`.
+    args, search_flags = ap.parse_known_args()
 
     proc = subprocess.Popen(
         [
@@ -168,6 +176,7 @@ def main():
             str(args.playouts),
             "--think-ms",
             str(args.think_ms),
+            *search_flags,
         ],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,

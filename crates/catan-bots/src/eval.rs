@@ -26,18 +26,34 @@ pub enum Eval {
     Fitted,
 }
 
+impl Eval {
+    /// Every evaluation, in the order the flag's help lists them.
+    pub const ALL: [Eval; 3] = [Eval::Points, Eval::Position, Eval::Fitted];
+
+    /// The name a command-line flag gives this evaluation.
+    pub fn name(self) -> &'static str {
+        match self {
+            Eval::Points => "points",
+            Eval::Position => "position",
+            Eval::Fitted => "fitted",
+        }
+    }
+}
+
+impl std::fmt::Display for Eval {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl std::str::FromStr for Eval {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Eval, String> {
-        match s {
-            "points" => Ok(Eval::Points),
-            "position" => Ok(Eval::Position),
-            "fitted" => Ok(Eval::Fitted),
-            _ => Err(format!(
-                "unknown evaluation {s:?} (points, position, fitted)"
-            )),
-        }
+        Eval::ALL
+            .into_iter()
+            .find(|e| e.name() == s)
+            .ok_or_else(|| format!("unknown evaluation {s:?} (points, position, fitted)"))
     }
 }
 

@@ -9,8 +9,7 @@
 //! how many of those no player could still have won), refused answers, and
 //! the hero's think time per decision (mean and 99th percentile).
 
-use catan_bots::eval::Eval;
-use catan_bots::search::SearchConfig;
+use crate::search_args::SearchArgs;
 use catan_bots::{Bot, BotKind, SearchBot, arena_game, make_bot, unwinnable};
 use catan_core::{Action, BoardMode, GameOptions, View};
 use hdrhistogram::Histogram;
@@ -45,43 +44,9 @@ pub struct Args {
     /// Turn cap after which a game counts as unfinished.
     #[arg(long, default_value_t = 1000)]
     max_turns: u32,
-    /// `hard` bots: wall-time think budget per decision in milliseconds (0:
-    /// none, only the playout cap; games are then reproducible).
-    #[arg(long, default_value_t = 0)]
-    think_ms: u64,
-    /// `hard` bots: most playouts per decision.
-    #[arg(long, default_value_t = SearchConfig::default().max_playouts)]
-    playouts: u32,
-    /// `hard` bots: turns a playout runs before its position is valued.
-    #[arg(long, default_value_t = SearchConfig::default().horizon_turns)]
-    horizon: u32,
-    /// `hard` bots: how a playout is valued at the horizon (points,
-    /// position or fitted).
-    #[arg(long, default_value = "position")]
-    eval: Eval,
-    /// `hard` bots: most candidate moves compared in a decision.
-    #[arg(long, default_value_t = SearchConfig::default().max_candidates)]
-    candidates: usize,
-    /// `hard` bots: standard errors by which a candidate must beat the
-    /// `normal` move to be played instead.
-    #[arg(long, default_value_t = SearchConfig::default().margin_z)]
-    margin_z: f64,
-    /// `hard` bots: candidates in the heuristic's own order where it ranks
-    /// them (opening, settlements, robber), not at random (`--ranked
-    /// false`: at random).
-    #[arg(long, default_value_t = SearchConfig::default().ranked, action = clap::ArgAction::Set)]
-    ranked: bool,
-    /// `hard` bots: share of playout decisions played at random.
-    #[arg(long, default_value_t = SearchConfig::default().epsilon)]
-    epsilon: f64,
-    /// `hard` bots: factor on --playouts for opening placements and robber
-    /// moves.
-    #[arg(long, default_value_t = SearchConfig::default().key_boost)]
-    key_boost: u32,
-    /// `hard` bots: search only opening placements and robber moves (the
-    /// `normal` move everywhere else).
-    #[arg(long)]
-    key_only: bool,
+    /// The `hard` bots' search.
+    #[command(flatten)]
+    search: SearchArgs,
     /// Print each game's result on standard error as it ends.
     #[arg(long)]
     progress: bool,
@@ -162,21 +127,7 @@ fn new_histogram() -> Histogram<u64> {
 /// A bot of `kind` as the arena's flags configure it.
 fn bot(kind: BotKind, seed: u64, args: &Args) -> Box<dyn Bot> {
     match kind {
-        BotKind::Hard => Box::new(SearchBot::new(
-            seed,
-            SearchConfig {
-                budget: (args.think_ms > 0).then(|| Duration::from_millis(args.think_ms)),
-                max_playouts: args.playouts,
-                horizon_turns: args.horizon,
-                eval: args.eval,
-                max_candidates: args.candidates.max(1),
-                margin_z: args.margin_z,
-                ranked: args.ranked,
-                epsilon: args.epsilon,
-                key_boost: args.key_boost,
-                key_only: args.key_only,
-            },
-        )),
+        BotKind::Hard => Box::new(SearchBot::new(seed, args.search.config())),
         k => make_bot(k, seed),
     }
 }

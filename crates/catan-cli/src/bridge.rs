@@ -16,7 +16,7 @@
 //! whose key is among them, so every answer is playable there. An `end`
 //! request forgets a game's bot.
 
-use catan_bots::search::SearchConfig;
+use crate::search_args::SearchArgs;
 use catan_bots::{Bot, BotKind, SearchBot, make_bot};
 use catan_core::scenario::{BoardSpec, Scenario, Start, StartPlayer};
 use catan_core::{
@@ -30,7 +30,6 @@ use serde::Deserialize;
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
-use std::time::Duration;
 
 /// Options of `catan bridge`.
 #[derive(clap::Args)]
@@ -38,12 +37,9 @@ pub struct Args {
     /// The bot that plays: random, easy, normal or hard.
     #[arg(long, default_value = "hard")]
     kind: BotKind,
-    /// `hard`: wall-time budget per decision in milliseconds (0: none).
-    #[arg(long, default_value_t = 0)]
-    think_ms: u64,
-    /// `hard`: most playouts per decision.
-    #[arg(long, default_value_t = SearchConfig::default().max_playouts)]
-    playouts: u32,
+    /// The `hard` bot's search.
+    #[command(flatten)]
+    search: SearchArgs,
 }
 
 /// One seat of the position.
@@ -269,14 +265,7 @@ fn position_game(p: &Position, rng: &mut ChaCha8Rng) -> Result<Game, String> {
 /// A bot of `kind` as the flags configure it.
 fn new_bot(args: &Args, seed: u64) -> Box<dyn Bot> {
     match args.kind {
-        BotKind::Hard => Box::new(SearchBot::new(
-            seed,
-            SearchConfig {
-                budget: (args.think_ms > 0).then(|| Duration::from_millis(args.think_ms)),
-                max_playouts: args.playouts,
-                ..SearchConfig::default()
-            },
-        )),
+        BotKind::Hard => Box::new(SearchBot::new(seed, args.search.config())),
         k => make_bot(k, seed),
     }
 }

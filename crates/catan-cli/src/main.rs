@@ -9,6 +9,7 @@ mod fit_eval;
 #[cfg(feature = "loadtest")]
 mod loadtest;
 mod replay;
+mod search_args;
 mod simulate;
 mod verify;
 
