@@ -69,7 +69,12 @@ stage "cargo deny (licences, bans, sources, advisories)" bash scripts/deny.sh
 stage "cargo clippy" cargo clippy --workspace --all-targets --all-features -- -D warnings
 stage "cargo clippy (catan-cli without the load tester)" cargo clippy -p catan-cli --all-targets -- -D warnings
 stage "cargo build (binaries the tests run)" cargo build --workspace --bins --all-features
-stage "cargo test" cargo test --workspace --all-features
+# Four test threads, not one a core: most integration tests wait on
+# sockets, child processes and PostgreSQL (a cluster test mostly waits for
+# leases to run out), so two threads leave the cores idle. The server's
+# tests are one binary (crates/catan-server/tests/server/) so that all of
+# them share these threads.
+stage "cargo test" cargo test --workspace --all-features -- --test-threads 4
 stage "catan check on the worked examples" check_examples
 stage "the example external bot plays a whole game (examples/python-bot)" bash scripts/example-bot-test.sh
 stage "our bots play a few games in Catanatron 3.2.1 (bench/catanatron)" sh bench/catanatron/smoke.sh

@@ -3,6 +3,7 @@
 //! (on a server with a real store) the group-commit batch sizes.
 //! (One test in its own binary: the metrics are process-wide.)
 
+#[path = "server/common/mod.rs"]
 mod common;
 
 use common::*;

@@ -1,0 +1,143 @@
+//! The `history` message: a viewer who connects late gets every step of the
+//! game so far, redacted exactly like the live updates it would have had,
+//! so that a reloaded page rebuilds its whole log. A spectator's history
+//! names no stolen card and no bought development card.
+
+use crate::common;
+
+use common::*;
+use serde_json::{Value, json};
+
+/// A started game of four `normal` bots (they trade, rob and buy cards).
+async fn bot_game(srv: &Server) -> Lobby {
+    let lobby = create_lobby(srv.addr, json!({ "name": "History", "bot_delay_ms": 0 })).await;
+    for _ in 0..4 {
+        add_bot(srv.addr, &lobby, "normal").await;
+    }
+    lobby
+}
+
+/// `(version, seat, stand_in, events)` of an update or a history step.
+fn step(v: &Value) -> (u64, Value, Value, Value) {
+    (
+        v["version"].as_u64().unwrap(),
+        v["seat"].clone(),
+        v["stand_in"].clone(),
+        v["events"].clone(),
+    )
+}
+
+#[tokio::test]
+async fn a_late_spectator_gets_the_log_an_early_one_saw_and_no_hidden_card() {
+    let srv = start(test_config()).await;
+    let lobby = bot_game(&srv).await;
+    // The early spectator watches from before the start: it hears every update.
+    let mut early = Client::connect(srv.addr, &lobby.id, None).await;
+    early.until("welcome").await;
+    start_game(srv.addr, &lobby).await;
+    let mut seen = Vec::new();
+    let mut hidden_events = 0;
+    while seen.len() < 400 {
+        let m = early
+            .recv()
+            .await
+            .expect("the early spectator's socket closed");
+        if m["type"] == "game_over" {
+            break;
+        }
+        if m["type"] == "update" {
+            for e in m["events"].as_array().unwrap() {
+                if e["type"] == "stole" || e["type"] == "dev_card_bought" {
+                    hidden_events += 1;
+                }
+            }
+            seen.push(step(&m));
+        }
+    }
+    assert!(
+        hidden_events > 0,
+        "no steal or purchase in {} steps: the check below would prove nothing",
+        seen.len()
+    );
+
+    // The late spectator: its history covers every version the early one saw.
+    let mut late = Client::connect(srv.addr, &lobby.id, None).await;
+    let history = late.until("history").await;
+    let snapshot = late.until("snapshot").await;
+    assert_eq!(history["version"], snapshot["version"]);
+    let steps: Vec<_> = history["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(step)
+        .collect();
+    assert_eq!(steps.len() as u64, history["version"].as_u64().unwrap() + 1);
+    assert_eq!(
+        &steps[..seen.len()],
+        &seen[..],
+        "history differs from the live updates"
+    );
+    for (version, _, _, events) in &steps {
+        for e in events.as_array().unwrap() {
+            assert!(
+                e["type"] != "stole" || e["resource"].is_null(),
+                "a stolen card's type in a spectator's history at {version}: {e}"
+            );
+            assert!(
+                e["type"] != "dev_card_bought" || e["card"].is_null(),
+                "a bought card's type in a spectator's history at {version}: {e}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_seat_gets_its_own_secrets_in_its_history_and_nobody_elses() {
+    let srv = start(test_config()).await;
+    let (lobby, tokens) = started_people_only(srv.addr, 3).await;
+    // Play the opening with simple choices, then a few turns, by every seat.
+    let mut seats = Vec::new();
+    for t in &tokens {
+        let mut c = Client::connect(srv.addr, &lobby.id, Some(t)).await;
+        c.until("snapshot").await;
+        seats.push(c);
+    }
+    for _ in 0..60 {
+        let Some(i) = seats.iter().position(|c| !c.legal.is_empty()) else {
+            break;
+        };
+        let Some(a) = simple_choice(&seats[i].legal) else {
+            break;
+        };
+        let id = seats[i].act(a).await;
+        seats[i].reply(&id).await;
+        // Everyone hears the update before the next move.
+        let v = seats[i].version;
+        for c in seats.iter_mut() {
+            while c.version < v {
+                c.until("update").await;
+            }
+        }
+    }
+    let live: Vec<_> = seats[0]
+        .log
+        .iter()
+        .filter(|m| m["type"] == "update")
+        .map(step)
+        .collect();
+    assert!(live.len() > 10, "only {} steps were played", live.len());
+    let seat0 = tokens[0].clone();
+    seats.remove(0).close().await;
+    let mut back = Client::connect(srv.addr, &lobby.id, Some(&seat0)).await;
+    let history = back.until("history").await;
+    let steps: Vec<_> = history["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(step)
+        .collect();
+    // Seat 0 connected after the start, so it heard from version 1 on; its
+    // history has the start too, then exactly what seat 0 was sent.
+    assert_eq!(steps[0].0, 0);
+    assert_eq!(&steps[1..], &live[..]);
+}
