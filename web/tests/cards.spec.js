@@ -12,9 +12,9 @@
 // it trades with the bank only for a development card's missing resource
 // (on a board with ore on 2, 3 and 4 alone it might otherwise never buy one).
 
-import { test, expect } from '@playwright/test';
+import { expect } from '@playwright/test';
 import { GEO } from '../public/js/geometry.js';
-import { createLobby, drive, shoot, state, uiStep, watchErrors } from './helpers.js';
+import { createLobby, drive, shoot, state, uiStep, watchErrors, test } from './helpers.js';
 
 // A click that cannot happen fails within seconds instead of at the test's end.
 test.use({ actionTimeout: 20_000 });

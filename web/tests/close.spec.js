@@ -6,11 +6,11 @@
 // reconnects by itself, and the seat opened in another tab (4001), after
 // which it does not; and in English, a message over 16 KiB (1009).
 
-import { test, expect } from '@playwright/test';
+import { expect } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createLobby, state, watchErrors } from './helpers.js';
+import { createLobby, state, watchErrors, test } from './helpers.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 

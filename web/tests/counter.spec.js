@@ -5,8 +5,8 @@
 // the offer it answered stays open exactly as long as the game keeps it,
 // still marked as countered by Bob on Ann's card.
 
-import { test, expect } from '@playwright/test';
-import { createLobby, drive, state, waitState, watchErrors } from './helpers.js';
+import { expect } from '@playwright/test';
+import { createLobby, drive, state, waitState, watchErrors, test } from './helpers.js';
 
 const RES = ['brick', 'wood', 'wool', 'wheat', 'ore'];
 

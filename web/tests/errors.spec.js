@@ -2,8 +2,8 @@
 // is shown as a sentence (never the server's JSON or its code), and the
 // replay link of a game still being played leads to watching it live.
 
-import { test, expect } from '@playwright/test';
-import { createLobby, watchErrors } from './helpers.js';
+import { expect } from '@playwright/test';
+import { createLobby, watchErrors, test } from './helpers.js';
 
 /** Text that reads like a program, not a person: JSON, a snake_case code. */
 const JARGON = /[{}"]|\b[a-z]+_[a-z_]+\b|\bhttp_\d+/;

@@ -3,8 +3,8 @@
 // (card types only in your own hand), the highlights go away by themselves,
 // and with prefers-reduced-motion nothing moves.
 
-import { test, expect } from '@playwright/test';
-import { createLobby, shoot, shootBoth, uiStep, waitState, watchErrors } from './helpers.js';
+import { expect } from '@playwright/test';
+import { createLobby, shoot, shootBoth, uiStep, waitState, watchErrors, test } from './helpers.js';
 
 async function botGame(page) {
   await createLobby(page, { name: 'Ann', lobby: 'Feedback test' });

@@ -5,8 +5,8 @@
 // ends with the summary, and the finished game opens in the replay page,
 // which steps through it by buttons, keys, slider and a step link.
 
-import { test, expect } from '@playwright/test';
-import { createLobby, shoot, shootBoth, state, watchErrors } from './helpers.js';
+import { expect } from '@playwright/test';
+import { createLobby, shoot, shootBoth, state, watchErrors, test } from './helpers.js';
 
 /** Records a timing in the report and prints it to the test output. */
 function note(testInfo, description) {

@@ -1,7 +1,8 @@
 // The client's board ids against SCENARIO.md's pinned facts (run in Node:
 // geometry.js has no DOM dependency).
 
-import { test, expect } from '@playwright/test';
+import { expect } from '@playwright/test';
+import { test } from './helpers.js';
 import { GEO, HARBOUR_EDGES, edgeBetween } from '../public/js/geometry.js';
 
 test('geometry: counts and pinned ids match SCENARIO.md', () => {

@@ -2,7 +2,7 @@
 // the pages, reading a page's game state (window.catan, read-only), and
 // playing a seat's turn by clicking the same controls a person would.
 
-import { expect } from '@playwright/test';
+import { test as base, expect } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,20 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const SHOTS = path.resolve(here, '..', 'test-results', 'screenshots');
 /** The README's table screenshot. */
 export const DOCS_SHOT = path.resolve(here, '..', '..', 'docs', 'screenshot-table.png');
+
+/**
+ * Playwright's `test`, closing every browser context a test opened with
+ * `browser.newContext()` when it ends (Playwright closes only its own
+ * `context` fixture). Without it each test's pages stayed open for the rest
+ * of the run, connected to their lobbies and redrawing every update, so the
+ * later tests ran beside dozens of live pages.
+ */
+export const test = base.extend({
+  closeContexts: [async ({ browser }, use) => {
+    await use();
+    await Promise.all(browser.contexts().map((c) => c.close()));
+  }, { auto: true }],
+});
 
 /** Saves a screenshot as a test artifact (and attaches it to the report). */
 export async function shoot(page, testInfo, name, extraPath) {
@@ -103,7 +117,14 @@ export async function uiStep(page, { endTurn = true, answerOffers = true } = {})
   } else if (s.view.phase === 'opening' || (s.view.phase === 'move_robber' && types.has('move_robber'))) {
     const target = page.locator('.vertex-target, .edge-target, .hex-target').first();
     await target.click();
-    if (await page.locator('.victim').count()) await page.locator('.victim').first().click();
+    if (s.view.phase === 'move_robber') {
+      // A hex with more than one choice opens the chooser of whom to rob;
+      // click() can return before the page has drawn it, so wait for the
+      // chooser or for the move itself before looking.
+      await page.waitForFunction((v) => window.catan.state.version > v || window.catan.state.error
+        || document.querySelector('.victim'), before, { timeout: 15_000 });
+      if (await page.locator('.victim').count()) await page.locator('.victim').first().click();
+    }
   } else if (types.has('roll_dice')) {
     await page.click('#roll');
   } else if (types.has('end_turn') && endTurn) {

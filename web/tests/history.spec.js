@@ -3,8 +3,8 @@
 // the same lines after a reload as before, and a spectator who arrives late
 // reads the whole game so far without any card a spectator may not see.
 
-import { test, expect } from '@playwright/test';
-import { createLobby, drive, state, waitState, watchErrors } from './helpers.js';
+import { expect } from '@playwright/test';
+import { createLobby, drive, state, waitState, watchErrors, test } from './helpers.js';
 
 const logLines = (page) => page.locator('#log-list li').allTextContents();
 

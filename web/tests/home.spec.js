@@ -3,8 +3,8 @@
 // only editable with the timer on, and lobbies this browser created are
 // marked in the list.
 
-import { test, expect } from '@playwright/test';
-import { watchErrors } from './helpers.js';
+import { expect } from '@playwright/test';
+import { watchErrors, test } from './helpers.js';
 
 test('one click plays against bots', async ({ browser }) => {
   const page = await (await browser.newContext()).newPage();

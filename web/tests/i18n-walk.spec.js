@@ -5,8 +5,8 @@
 // neither in the text nor in the labels a screen reader reads, and the
 // choice survives reloads and page changes.
 
-import { test, expect } from '@playwright/test';
-import { watchErrors } from './helpers.js';
+import { expect } from '@playwright/test';
+import { watchErrors, test } from './helpers.js';
 
 /**
  * The English fragments to look for: each catalogue string whose German

@@ -1,8 +1,8 @@
 // Language (issue 11, item 12, in part): the table's words come from one
 // catalogue in English and German, chosen in the header and remembered.
 
-import { test, expect } from '@playwright/test';
-import { createLobby, waitState, watchErrors } from './helpers.js';
+import { expect } from '@playwright/test';
+import { createLobby, waitState, watchErrors, test } from './helpers.js';
 
 test('the table switches to German and remembers it', async ({ browser }) => {
   const page = await (await browser.newContext()).newPage();

@@ -4,8 +4,8 @@
 // control after an action, the page has one polite live region that
 // says each event once, and a key press is not lost to a redraw.
 
-import { test, expect } from '@playwright/test';
-import { createLobby, state, uiStep, waitState, watchErrors } from './helpers.js';
+import { expect } from '@playwright/test';
+import { createLobby, state, uiStep, waitState, watchErrors, test } from './helpers.js';
 
 test('opening placement by keyboard alone: one tab stop, arrows between spots, focus moves on', async ({ browser }) => {
   const page = await (await browser.newContext()).newPage();

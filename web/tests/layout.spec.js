@@ -5,8 +5,8 @@
 // can be taken at the default bot speed, and a second Accept sends nothing;
 // on a phone the Log tab opens on its latest lines.
 
-import { test, expect } from '@playwright/test';
-import { createLobby, expectBoardFits, overlaps, shoot, shootBoth, state, uiStep, waitState, watchErrors } from './helpers.js';
+import { expect } from '@playwright/test';
+import { createLobby, expectBoardFits, overlaps, shoot, shootBoth, state, uiStep, waitState, watchErrors, test } from './helpers.js';
 
 /** Creates a lobby of `name` and bots and starts it; returns its id. */
 async function botGame(page, { name = 'Ann', players = 4, botDelay = 0 } = {}) {

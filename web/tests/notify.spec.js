@@ -8,8 +8,8 @@
 // counts tones by wrapping the browser's AudioContext; the page's own code
 // runs unchanged.
 
-import { test, expect } from '@playwright/test';
-import { createLobby, state, uiStep, watchErrors } from './helpers.js';
+import { expect } from '@playwright/test';
+import { createLobby, state, uiStep, watchErrors, test } from './helpers.js';
 
 /** Makes the document report itself hidden or visible, as a tab switch would. */
 function setHidden(page, hidden) {

@@ -7,10 +7,10 @@
 // `arrival` is from the update's message to that (the wait for the next
 // animation frame included); `parts` splits `draw` by part of the table.
 
-import { test, expect } from '@playwright/test';
+import { expect } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createLobby } from './helpers.js';
+import { createLobby, test } from './helpers.js';
 
 const quantile = (xs, q) => {
   const s = [...xs].sort((a, b) => a - b);

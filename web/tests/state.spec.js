@@ -3,8 +3,8 @@
 // room keeps a name being typed and the chosen bot kind while the lobby
 // changes; a refused offer leaves the composer as it was.
 
-import { test, expect } from '@playwright/test';
-import { createLobby, drive, state, waitState, watchErrors } from './helpers.js';
+import { expect } from '@playwright/test';
+import { createLobby, drive, state, waitState, watchErrors, test } from './helpers.js';
 
 test('a production page keeps no test hooks, even with ?autoplay=1', async ({ browser }) => {
   const host = await (await browser.newContext()).newPage();

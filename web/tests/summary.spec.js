@@ -3,8 +3,8 @@
 // again by the summary below it. A short game (3 points to win, V1) of the
 // page's test autoplay against three bots.
 
-import { test, expect } from '@playwright/test';
-import { createLobby, state, watchErrors } from './helpers.js';
+import { expect } from '@playwright/test';
+import { createLobby, state, watchErrors, test } from './helpers.js';
 
 test('R44: the end-of-game summary says who won once, in its heading', async ({ browser }) => {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();

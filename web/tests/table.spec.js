@@ -3,8 +3,8 @@
 // clicking the board, rolls update hands, the spectator sees counts but
 // never card types, the two people trade, and a reload restores the table.
 
-import { test, expect } from '@playwright/test';
-import { createLobby, drive, shoot, state, uiStep, waitState, watchErrors, DOCS_SHOT } from './helpers.js';
+import { expect } from '@playwright/test';
+import { createLobby, drive, shoot, state, uiStep, waitState, watchErrors, DOCS_SHOT, test } from './helpers.js';
 
 const RES = ['brick', 'wood', 'wool', 'wheat', 'ore'];
 

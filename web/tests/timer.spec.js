@@ -3,8 +3,8 @@
 // warning near the end; when it runs out the log says the server acted for
 // the player instead of pretending the player did.
 
-import { test, expect } from '@playwright/test';
-import { expectBoardFits, watchErrors } from './helpers.js';
+import { expect } from '@playwright/test';
+import { expectBoardFits, watchErrors, test } from './helpers.js';
 
 /**
  * Ann's lobby `name` with the turn timer on at `seconds` a step and three

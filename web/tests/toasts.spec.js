@@ -4,8 +4,8 @@
 // short game (6 points to win) of the page's test autoplay against three
 // bots, on a phone's screen.
 
-import { test, expect } from '@playwright/test';
-import { createLobby, overlaps, shoot, watchErrors, within } from './helpers.js';
+import { expect } from '@playwright/test';
+import { createLobby, overlaps, shoot, watchErrors, within, test } from './helpers.js';
 
 test('on a phone one toast shows at a time, off the board\'s top row, and the end of the game clears them', async ({ browser }, testInfo) => {
   test.setTimeout(360_000);
