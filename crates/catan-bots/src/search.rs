@@ -62,11 +62,13 @@ pub struct SearchConfig {
 }
 
 impl Default for SearchConfig {
-    /// The server's default: at most 0.8 s and 200 playouts a decision
-    /// (four times as many for opening placements and robber moves; more
-    /// playouts measured weaker, docs/BOTS.md); 8 candidates in the heuristic's own order,
-    /// playouts of 8 turns valued by position, a 3-standard-error bar (the
-    /// best of the variants measured in docs/BOTS.md).
+    /// The server's default: only opening placements and robber moves
+    /// (knights included) are searched, with at most 0.8 s and 2,400
+    /// playouts (200 times 12) a decision; every other decision is the
+    /// `normal` move, since searching those added nothing measurable
+    /// (docs/BOTS.md, "A fifth round"). 8 candidates in the heuristic's own
+    /// order, playouts of 8 turns valued by position, a 3-standard-error bar
+    /// (the best of the variants measured in docs/BOTS.md).
     fn default() -> Self {
         SearchConfig {
             budget: Some(Duration::from_millis(800)),
@@ -77,8 +79,8 @@ impl Default for SearchConfig {
             margin_z: 3.0,
             ranked: true,
             epsilon: 0.0,
-            key_boost: 4,
-            key_only: false,
+            key_boost: 12,
+            key_only: true,
         }
     }
 }

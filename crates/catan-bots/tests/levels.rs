@@ -15,13 +15,17 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
 /// A search small enough for debug builds, and without a wall-time budget
-/// so that it is determined by its seed.
+/// so that it is determined by its seed. It searches every decision, not
+/// only the opening and robber ones the server's default searches, so that
+/// each decision these tests compare goes through the drawn games.
 fn small_search() -> SearchConfig {
     SearchConfig {
         budget: None,
         max_playouts: 40,
         horizon_turns: 6,
         max_candidates: 8,
+        key_only: false,
+        key_boost: 1,
         ..SearchConfig::default()
     }
 }

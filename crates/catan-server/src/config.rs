@@ -63,8 +63,10 @@ pub struct Config {
     /// the lobby actor, on a pool of one thread per core).
     #[arg(long, env = "CATAN_BOT_THINK_MS", default_value_t = 800)]
     pub bot_think_ms: u64,
-    /// Most playouts per decision of a `hard` bot (whichever of this and
-    /// the think budget comes first ends its search).
+    /// Playouts of a `hard` bot's decision, before the factor (12) its
+    /// searched decisions get: opening placements and robber moves are
+    /// searched with up to twelve times this many, the rest not at all
+    /// (whichever of this and the think budget comes first ends a search).
     #[arg(long, env = "CATAN_BOT_THINK_PLAYOUTS", default_value_t = 200)]
     pub bot_think_playouts: u32,
     /// How long a disconnected player the game waits for is given before a
