@@ -145,6 +145,12 @@ pub async fn create(
             "this server is stopping; create the lobby on another one",
         ));
     }
+    if st.cluster.as_ref().is_some_and(|c| c.busy()) {
+        return Err(Refusal::new(
+            Code::ServerBusy,
+            "this server is too busy for a new lobby right now; try again in a few seconds",
+        ));
+    }
     let (handle, lobby) = st.registry.create(settings, host.hash(), ip)?;
     if let Some(cluster) = &st.cluster {
         // Leased, then stored, before anyone hears of it: a room the

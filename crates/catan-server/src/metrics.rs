@@ -77,6 +77,9 @@ pub struct Metrics {
     pub cluster_leases_lost: Counter,
     /// Seconds one lease renewal statement took (cluster).
     pub cluster_renew: Histogram,
+    /// 1 while this node refuses new lobbies because its lease renewals
+    /// are slow (cluster), else 0.
+    pub cluster_busy: Gauge,
 }
 
 impl Metrics {
@@ -97,6 +100,7 @@ impl Metrics {
         let cluster_takeovers = Counter::default();
         let cluster_leases_lost = Counter::default();
         let cluster_renew = Histogram::new(exponential_buckets(0.0005, 2.0, 14));
+        let cluster_busy = Gauge::default();
         registry.register("lobbies", "Live lobbies", lobbies.clone());
         registry.register("sockets", "Open WebSocket connections", sockets.clone());
         registry.register(
@@ -164,6 +168,11 @@ impl Metrics {
             "Time one batched lease renewal took",
             cluster_renew.clone(),
         );
+        registry.register(
+            "cluster_busy",
+            "1 while this node refuses new lobbies because its lease renewals are slow",
+            cluster_busy.clone(),
+        );
         Metrics {
             registry,
             lobbies,
@@ -181,6 +190,7 @@ impl Metrics {
             cluster_takeovers,
             cluster_leases_lost,
             cluster_renew,
+            cluster_busy,
         }
     }
 

@@ -220,7 +220,10 @@ pub fn operations(g: &mut SchemaGenerator) -> Vec<Operation> {
             json::<Created>(g),
         )
         .status(201)
-        .body(g.subschema_for::<CreateLobby>()),
+        .body(g.subschema_for::<CreateLobby>())
+        // 503: server_busy (the node is full, or its lease renewals are
+        // slow), shutting_down, storage_unavailable (cluster).
+        .store(),
         op(
             "get",
             "/api/lobbies/{id}",

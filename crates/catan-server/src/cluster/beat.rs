@@ -26,6 +26,19 @@ use uuid::Uuid;
 /// report and a parking.
 const RENEWALS_IN_FLIGHT: usize = 2;
 
+/// The node counts as busy, and refuses new lobbies with `server_busy`,
+/// from when a renewal fails or has been waiting for this share of the
+/// lease time, a beat (the database answers more slowly than the beat:
+/// more work would bring the node closer to losing every lease at once,
+/// and its players with them).
+const BUSY_AFTER: u32 = 3;
+
+/// It is not busy any more once a renewal is answered within this share
+/// of the lease time (half a beat, well below [`BUSY_AFTER`]'s, so that
+/// renewals about as slow as the threshold do not switch it on and off
+/// every beat).
+const CALM_WITHIN: u32 = 6;
+
 /// Runs the beat and the orphan reaper until the process ends.
 pub(super) async fn run(cluster: Cluster, mut lost: mpsc::UnboundedReceiver<Uuid>) {
     tokio::spawn(super::reaper::run(cluster.clone()));
@@ -98,7 +111,32 @@ impl Beat {
     fn once(&mut self) {
         self.report_load();
         self.release_ended();
+        let lease = self.cluster.inner.lease;
+        if self
+            .pending
+            .iter()
+            .any(|t| t.elapsed() >= lease / BUSY_AFTER)
+        {
+            self.set_busy(true, "a lease renewal is slow to be answered");
+        }
         self.renew();
+    }
+
+    /// Turns the node's refusal of new lobbies on or off (logged when it
+    /// changes).
+    fn set_busy(&self, busy: bool, why: &str) {
+        let c = &self.cluster.inner;
+        if c.busy.swap(busy, Ordering::Relaxed) != busy {
+            metrics().cluster_busy.set(i64::from(busy));
+            if busy {
+                tracing::warn!(
+                    why,
+                    "this node refuses new lobbies until renewals are quick again"
+                );
+            } else {
+                tracing::info!(why, "this node takes new lobbies again");
+            }
+        }
     }
 
     /// Reports the node's load, unless the last report is still on its way.
@@ -187,9 +225,13 @@ impl Beat {
         let c = &cluster.inner;
         match r.answer {
             Ok(renewed) => {
-                metrics()
-                    .cluster_renew
-                    .observe(r.sent.elapsed().as_secs_f64());
+                let took = r.sent.elapsed();
+                metrics().cluster_renew.observe(took.as_secs_f64());
+                if took >= c.lease / BUSY_AFTER {
+                    self.set_busy(true, "a lease renewal was slow");
+                } else if took < c.lease / CALM_WITHIN && self.pending.is_empty() {
+                    self.set_busy(false, "lease renewals are quick again");
+                }
                 let until = r.sent + c.lease;
                 self.valid_until = Some(self.valid_until.map_or(until, |u| u.max(until)));
                 for l in &r.listings {
@@ -207,6 +249,7 @@ impl Beat {
             Err(e) => {
                 // The next beat tries again; the give-up deadline stands.
                 tracing::warn!(error = %e, leases = r.held.len(), "cannot renew leases");
+                self.set_busy(true, "a lease renewal failed");
             }
         }
     }

@@ -58,6 +58,10 @@ struct Inner {
     leases: Arc<Leases>,
     lease: Duration,
     draining: AtomicBool,
+    /// Whether lease renewals are slow (`beat`): new lobbies are refused
+    /// with `server_busy` while they are, so that a node near losing its
+    /// leases takes no more work on.
+    busy: AtomicBool,
     sockets: Arc<AtomicUsize>,
     /// One lookup at a time per lobby not served here: the clients of a
     /// lobby whose node died all ask at once, and the first one's takeover
@@ -209,6 +213,7 @@ impl Cluster {
                 leases,
                 lease,
                 draining: AtomicBool::new(false),
+                busy: AtomicBool::new(false),
                 sockets,
                 gates: Mutex::new(HashMap::new()),
                 seen: seen::Seen::new(lease / 3),
@@ -240,6 +245,12 @@ impl Cluster {
     /// Whether this node is handing its lobbies away.
     pub fn draining(&self) -> bool {
         self.inner.draining.load(Ordering::Relaxed)
+    }
+
+    /// Whether this node's lease renewals are slow enough that it refuses
+    /// new lobbies (see `beat::BUSY_AFTER`).
+    pub fn busy(&self) -> bool {
+        self.inner.busy.load(Ordering::Relaxed)
     }
 
     /// The live nodes.

@@ -31,8 +31,8 @@ use catan_core::record::{GameRecord, verify};
 use catan_core::{Action, View};
 use futures_util::{SinkExt, StreamExt};
 use harness::{
-    Backend, Player, ServerProcess, TestDb, Via, free_port, http, http_with, started_lobby_via,
-    waits_only_for_people,
+    Backend, Player, ServerProcess, TestDb, Via, create_lobby_on, free_port, http, http_with,
+    started_lobby_via, waits_only_for_people,
 };
 use serde_json::{Value, json};
 use sqlx::{Connection, Executor, PgConnection};
@@ -758,7 +758,7 @@ async fn a_waiting_room_outlives_its_node_and_a_drain() {
     // A room on a: Ann joins through b, the host seats an easy bot through
     // c (both forwarded to a), and the third seat stays free.
     let create = json!({ "name": "Waiting", "options": { "players": 3 } });
-    let (st, v) = http(addrs[0], "POST", "/api/lobbies", None, Some(create)).await;
+    let (st, v) = create_lobby_on(addrs[0], &create).await;
     assert_eq!(st, 201, "{v}");
     let lobby = v["lobby"]["id"].as_str().unwrap().to_string();
     let host = v["host_token"].as_str().unwrap().to_string();
@@ -902,7 +902,7 @@ async fn forwarded_requests_count_against_their_client() {
     }
     let (a, b) = (nodes[0].addr, nodes[1].addr);
     let create = json!({ "name": "Limits", "options": { "players": 3 } });
-    let (st, v) = http(a, "POST", "/api/lobbies", None, Some(create)).await;
+    let (st, v) = create_lobby_on(a, &create).await;
     assert_eq!(st, 201, "{v}");
     let id = v["lobby"]["id"].as_str().unwrap().to_string();
     let leave = format!("/api/lobbies/{id}/leave");
@@ -1085,7 +1085,9 @@ async fn a_node_whose_renewals_hang_stops_before_its_leases_expire() {
 /// beat sends a renewal every beat without waiting for the answer to the
 /// one before. (Waiting for it, each renewal went out only when the last
 /// was answered, two of them took longer than the lease less its margin,
-/// and the node gave every lobby up.)
+/// and the node gave every lobby up.) While its renewals are slow it
+/// refuses new lobbies with 503 `server_busy`, and takes them again once
+/// renewals are quick.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn renewals_slower_than_a_beat_keep_the_leases() {
     let db = TestDb::new(Backend::Postgres).await;
@@ -1132,10 +1134,21 @@ async fn renewals_slower_than_a_beat_keep_the_leases() {
     while let Some(left) = end.checked_duration_since(Instant::now()) {
         ann.next_within(left).await;
     }
+    let new_lobby = || json!({ "name": "one more", "options": { "players": 3 } });
+    let (st, v) = http(node.addr, "POST", "/api/lobbies", None, Some(new_lobby())).await;
+    assert_eq!(
+        (st, v["error"]["code"].as_str()),
+        (503, Some("server_busy")),
+        "a node with slow renewals takes a new lobby on: {v}"
+    );
     let log = node.log_text();
     assert!(
         !log.contains("lease lost") && !log.contains("this node stops serving"),
         "slow renewals cost the node its lease:\n{log}"
+    );
+    assert!(
+        log.contains("refuses new lobbies"),
+        "the node does not say it refuses new lobbies:\n{log}"
     );
     assert_eq!(
         lease_row(&mut admin, &lobby).await,
@@ -1150,6 +1163,23 @@ async fn renewals_slower_than_a_beat_keep_the_leases() {
     let action = ann.choice().expect("Ann, the host, places first");
     ann.act(action).await;
     ann.until("accepted").await;
+    // Renewals are quick again: a client trying again, as the refusal
+    // asks, gets its lobby within a few beats (the slow ones still in
+    // flight are answered first).
+    let give_up = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (st, v) = http(node.addr, "POST", "/api/lobbies", None, Some(new_lobby())).await;
+        if st == 201 {
+            break;
+        }
+        assert_eq!(v["error"]["code"], "server_busy", "{st} {v}");
+        assert!(
+            Instant::now() < give_up,
+            "still busy 30 s after renewals were quick again"
+        );
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    assert!(node.log_text().contains("takes new lobbies again"));
     drop(node);
 }
 

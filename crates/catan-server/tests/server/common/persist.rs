@@ -203,6 +203,22 @@ pub async fn started_lobby(
     started_lobby_via(addr, addr, body, humans, bots).await
 }
 
+/// `POST /api/lobbies` on `host` with `create`, tried again while the
+/// node answers 503 `server_busy`, as that refusal asks a client to (a
+/// cluster node refuses new lobbies while its lease renewals are slow,
+/// which a loaded test machine can make them for a moment).
+pub async fn create_lobby_on(host: SocketAddr, create: &Value) -> (u16, Value) {
+    let give_up = tokio::time::Instant::now() + WAIT;
+    loop {
+        let (st, v) = http(host, "POST", "/api/lobbies", None, Some(create.clone())).await;
+        if st != 503 || v["error"]["code"] != "server_busy" || tokio::time::Instant::now() > give_up
+        {
+            return (st, v);
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
 /// [`started_lobby`] with the lobby created on `host` from `create` (the
 /// `POST /api/lobbies` body), and the seats taken and the game started
 /// through `via` (another node of a cluster, or the same server).
@@ -213,7 +229,7 @@ pub async fn started_lobby_via(
     humans: &[&str],
     bots: usize,
 ) -> (String, Vec<(u8, String)>) {
-    let (st, v) = http(host, "POST", "/api/lobbies", None, Some(create)).await;
+    let (st, v) = create_lobby_on(host, &create).await;
     assert_eq!(st, 201, "{v}");
     let id = v["lobby"]["id"].as_str().unwrap().to_string();
     let host_token = v["host_token"].as_str().unwrap().to_string();
