@@ -11,6 +11,10 @@ use hyper::Method;
 use std::net::SocketAddr;
 use uuid::Uuid;
 
+/// How often reading a saved game answered 503 is tried, and how long apart.
+const READ_TRIES: u32 = 10;
+const READ_PAUSE: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Where logs come from.
 pub struct LogSource {
     server: SocketAddr,
@@ -68,6 +72,8 @@ impl LogSource {
         }
     }
 
+    /// `GET /api/games/{id}`, tried again up to [`READ_TRIES`] times while
+    /// the server answers 503.
     async fn fetch_http(&mut self, id: Uuid) -> Result<Vec<Logged>, String> {
         if self.http.is_none() {
             self.http = Some(HttpConn::connect(self.server, None).await?);
@@ -76,13 +82,23 @@ impl LogSource {
             return Err("no HTTP connection".into());
         };
         let path = format!("/api/games/{id}");
-        let resp = match conn.request(Method::GET, &path, None, None).await {
-            Ok(r) => r,
-            Err(e) => {
-                // A broken keep-alive connection is replaced next time.
-                self.http = None;
-                return Err(e);
+        let mut tries = 0;
+        let resp = loop {
+            let resp = match conn.request(Method::GET, &path, None, None).await {
+                Ok(r) => r,
+                Err(e) => {
+                    // A broken keep-alive connection is replaced next time.
+                    self.http = None;
+                    return Err(e);
+                }
+            };
+            tries += 1;
+            // 503 (storage_unavailable, lobby_moved) asks a client to try
+            // again in a moment, as a busy cluster answers while lobbies move.
+            if resp.status != 503 || tries >= READ_TRIES {
+                break resp;
             }
+            tokio::time::sleep(READ_PAUSE).await;
         };
         let record: GameRecord = resp.json(&format!("GET {path}"))?;
         Ok(logged(&record))
