@@ -156,16 +156,28 @@ pub async fn create(
         // Leased, then stored, before anyone hears of it: a room the
         // client was told about outlives this node.
         let recorded = match cluster.claim_new(lobby.id).await {
-            Ok(()) => handle.save_room().await.map_err(|r| r.message),
-            Err(e) => Err(e.to_string()),
+            Ok(()) => handle.save_room().await.map_err(|r| (r.message, false)),
+            Err(e) => Err((
+                e.to_string(),
+                matches!(e, catan_store::StoreError::LeaseLapsed),
+            )),
         };
-        if let Err(e) = recorded {
+        if let Err((e, lapsed)) = recorded {
             tracing::warn!(lobby_id = %lobby.id, error = %e, "cannot record the new lobby");
             let _ = handle.stop(catan_protocol::CloseReason::LOBBY_CLOSED).await;
-            return Err(Refusal::new(
-                Code::StorageUnavailable,
-                "the lobby could not be recorded; try again",
-            ));
+            // A node that just gave its lobbies up holds no lease until its
+            // next beat: busy, not broken.
+            return Err(if lapsed {
+                Refusal::new(
+                    Code::ServerBusy,
+                    "this server is too busy for a new lobby right now; try again in a few seconds",
+                )
+            } else {
+                Refusal::new(
+                    Code::StorageUnavailable,
+                    "the lobby could not be recorded; try again",
+                )
+            });
         }
     }
     tracing::info!(lobby_id = %lobby.id, public = lobby.public, "lobby created");

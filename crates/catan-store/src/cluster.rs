@@ -1,17 +1,25 @@
 //! What several server nodes over one PostgreSQL database share
-//! (migrations/postgres/0002_cluster.sql, docs/CLUSTER.md): the live nodes,
-//! and who owns each lobby by a lease with an epoch (a fencing token).
+//! (migrations/postgres/0002_cluster.sql, 0007_node_leases.sql,
+//! docs/CLUSTER.md): the live nodes, each with a lease of its own, and who
+//! owns each lobby, with an epoch (a fencing token).
 //!
 //! Every expiry is computed by the database's clock (`now()`), so nodes'
-//! clocks never have to agree. A lease is taken (a new lobby, or a takeover
-//! of one whose lease expired or was released) by one statement that only
-//! one node can win; each takeover raises the epoch. Journal appends carry
-//! the writer's epoch and are stored only while it is still the lease's
-//! (`append_fenced`), checked in the statement that inserts, under a key
-//! share lock on the lease row, which only a takeover's `FOR UPDATE`
-//! conflicts with: a takeover either waits for an append in flight (and then
-//! reads it from the log) or the append sees the new epoch and writes
-//! nothing. Renewals are plain updates and wait for neither.
+//! clocks never have to agree. A node holds one lease, in its own row,
+//! renewed by one single-row update per beat however many lobbies it
+//! holds; a lobby's row names its holder and the generation of the
+//! holder's lease it was taken under, and is live while the holder's lease
+//! at that generation is (`lease_live`, the `lease_state` view). A node
+//! that gave its lobbies up takes a new generation, which leaves every
+//! lobby of the old one to the others at once. A lobby lease is taken (a
+//! new lobby, or a takeover of one whose holder's lease ran out or that
+//! was released) by one statement that only one node can win, and only
+//! by a node whose own lease is live; each takeover raises the epoch.
+//! Journal appends carry the writer's epoch and are stored only while it
+//! is still the lease's (`append_fenced`), checked in the statement that
+//! inserts, under a key share lock on the lease row, which only a
+//! takeover's `FOR UPDATE` conflicts with: a takeover either waits for an
+//! append in flight (and then reads it from the log) or the append sees
+//! the new epoch and writes nothing. Renewals write no lobby row at all.
 //!
 //! SQLite has no cluster: every call here answers
 //! [`StoreError::NeedsPostgres`] there.
@@ -71,6 +79,16 @@ pub struct Lease {
     pub epoch: u64,
 }
 
+/// A node holding lobbies: its id and the generation of its node lease
+/// (from [`Store::register_node`] or [`Store::renew_node_lease`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Holder<'a> {
+    /// The node id.
+    pub node: &'a str,
+    /// The generation of its lease.
+    pub generation: i64,
+}
+
 /// Who owns a lobby now, as the lease table says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LeaseOwner {
@@ -80,14 +98,18 @@ pub struct LeaseOwner {
     pub url: Option<String>,
     /// The current epoch.
     pub epoch: u64,
-    /// Whether the lease is unexpired (its holder may be serving).
+    /// Whether the lease is live: its holder's lease, at the generation
+    /// this lobby was taken under, has not run out (the holder may be
+    /// serving).
     pub live: bool,
-    /// How long until the lease expires (zero once it has).
+    /// How long until the holder's lease runs out (zero once it has).
     pub expires_in: Duration,
-    /// How long ago the lease expired or was released (zero while it is
-    /// live).
+    /// How long ago the lease died: was released, its holder's lease ran
+    /// out, or its holder took a new generation (zero while it is live).
     pub expired_for: Duration,
-    /// How long ago the holding node last beat (`None`: no such node).
+    /// How long ago the holding node last beat, while it is still at the
+    /// generation this lobby was taken under (`None`: no such node, or it
+    /// gave that generation's lobbies up).
     pub beat_age: Option<Duration>,
 }
 
@@ -96,12 +118,14 @@ pub struct LeaseOwner {
 pub struct Orphan {
     /// The game (and lobby) id.
     pub game_id: Uuid,
-    /// How long since its lease expired or was released (since the game
-    /// was stored, if it never had one); by the database's clock.
+    /// How long since its lease died (released, or its holder's lease ran
+    /// out or moved to a new generation; since the game was stored, if it
+    /// never had one); by the database's clock.
     pub orphaned_for: Duration,
-    /// Whether the node that held the expired lease still beats (within
-    /// the lease time given): a live node whose renewal is late (a busy
-    /// database) rather than a dead one.
+    /// Whether the node that held the dead lease still beats (within the
+    /// lease time given), at the same generation: a live node whose
+    /// renewal is late (a busy database) rather than a dead one, or one
+    /// that gave the lobby up.
     pub holder_live: bool,
 }
 
@@ -112,6 +136,10 @@ pub enum Claim {
     Won(u64),
     /// Another node holds the lease.
     Held,
+    /// The claiming node's own lease is not live (it ran out, or the
+    /// generation given is not the node's): it may take no lobby until it
+    /// renews.
+    Lapsed,
     /// Nothing to serve: no such game in progress is stored, nor a waiting
     /// room without a game (nothing was claimed).
     NoGame,
@@ -165,34 +193,40 @@ fn lease_columns(leases: &[Lease]) -> Result<(Vec<Uuid>, Vec<i64>), StoreError> 
 
 impl Store {
     /// Registers node `id` (a fresh row, or one whose previous process has
-    /// stopped beating for `ttl`). A row still beating under another
-    /// `instance` is [`StoreError::NodeIdInUse`].
+    /// stopped beating for `ttl`) with a lease for `ttl`; answers the
+    /// lease's generation. A row still beating under another `instance` is
+    /// [`StoreError::NodeIdInUse`].
     pub async fn register_node(
         &self,
         id: &str,
         url: &str,
         instance: Uuid,
         ttl: Duration,
-    ) -> Result<(), StoreError> {
+    ) -> Result<i64, StoreError> {
         let p = pool(self)?;
-        let done = sqlx::query(
-            "INSERT INTO cluster_nodes (id, url, instance, started, heartbeat) \
-             VALUES ($1, $2, $3, now(), now()) \
+        let row = sqlx::query(
+            "INSERT INTO cluster_nodes (id, url, instance, started, heartbeat, lease_gen, \
+               lease_until, gen_since) \
+             VALUES ($1, $2, $3, now(), now(), nextval('lease_generations'), \
+               now() + make_interval(secs => $4 / 1000.0), now()) \
              ON CONFLICT (id) DO UPDATE SET url = $2, instance = $3, started = now(), \
-               heartbeat = now(), lobbies = 0, sockets = 0, load = 0, draining = FALSE \
+               heartbeat = now(), lobbies = 0, sockets = 0, load = 0, draining = FALSE, \
+               lease_gen = nextval('lease_generations'), gen_since = now(), \
+               lease_until = now() + make_interval(secs => $4 / 1000.0) \
              WHERE cluster_nodes.instance = $3 \
-                OR cluster_nodes.heartbeat < now() - make_interval(secs => $4 / 1000.0)",
+                OR cluster_nodes.heartbeat < now() - make_interval(secs => $4 / 1000.0) \
+             RETURNING lease_gen",
         )
         .bind(id)
         .bind(url)
         .bind(instance)
         .bind(ms(ttl))
-        .execute(p)
+        .fetch_optional(p)
         .await?;
-        if done.rows_affected() == 0 {
-            return Err(StoreError::NodeIdInUse(id.to_string()));
+        match row {
+            Some(r) => Ok(r.try_get("lease_gen")?),
+            None => Err(StoreError::NodeIdInUse(id.to_string())),
         }
-        Ok(())
     }
 
     /// One beat of node `id`: its load, and that it lives. `false` when the
@@ -216,6 +250,38 @@ impl Store {
         .execute(pool(self)?)
         .await?;
         Ok(done.rows_affected() == 1)
+    }
+
+    /// Renews node `id`'s lease for `ttl`, in one single-row update: every
+    /// lobby it holds at `generation` with it. `None` for `generation`
+    /// starts a new generation (the node gave its lobbies up: those of the
+    /// old one are nobody's from now on). Answers the generation renewed;
+    /// `None` when the row belongs to another process, or has moved on to
+    /// a newer generation than the one given (a late renewal: it renews
+    /// nothing).
+    pub async fn renew_node_lease(
+        &self,
+        id: &str,
+        instance: Uuid,
+        generation: Option<i64>,
+        ttl: Duration,
+    ) -> Result<Option<i64>, StoreError> {
+        let row = sqlx::query(
+            "UPDATE cluster_nodes SET lease_until = now() + make_interval(secs => $4 / 1000.0), \
+               lease_gen = coalesce($3::int8, nextval('lease_generations')), \
+               gen_since = CASE WHEN $3::int8 IS NULL THEN now() ELSE gen_since END \
+             WHERE id = $1 AND instance = $2 AND ($3::int8 IS NULL OR lease_gen = $3::int8) \
+             RETURNING lease_gen",
+        )
+        .bind(id)
+        .bind(instance)
+        .bind(generation)
+        .bind(ms(ttl))
+        .fetch_optional(pool(self)?)
+        .await?;
+        row.map(|r| r.try_get("lease_gen"))
+            .transpose()
+            .map_err(StoreError::from)
     }
 
     /// Removes node `id`'s row (it stopped cleanly).
@@ -256,21 +322,21 @@ impl Store {
             .map_err(StoreError::from)
     }
 
-    /// Takes the lease of `lobby_id` for `node` for `ttl`: a lobby never
-    /// leased gets epoch 1; one whose lease expired or was released is taken
-    /// over at the next epoch. `None` when another holder's lease is live.
-    /// A node may claim a lobby it holds again (to serve it anew, e.g.
-    /// after a restart): that is a takeover too, at the next epoch, so a
-    /// writer of its earlier incarnation is fenced out.
+    /// Takes the lease of `lobby_id` for `holder`: a lobby never leased
+    /// gets epoch 1; one whose lease is dead (released, or its holder's
+    /// lease ran out) is taken over at the next epoch. `None` when another
+    /// holder's lease is live, or the holder's own lease is not
+    /// ([`Claim::Lapsed`]). A node may claim a lobby it holds again (to
+    /// serve it anew, e.g. after a restart): that is a takeover too, at the
+    /// next epoch, so a writer of its earlier incarnation is fenced out.
     pub async fn claim_lease(
         &self,
         lobby_id: Uuid,
-        node: &str,
-        ttl: Duration,
+        holder: Holder<'_>,
     ) -> Result<Option<u64>, StoreError> {
-        Ok(match self.claim(lobby_id, node, ttl, false).await? {
+        Ok(match self.claim(lobby_id, holder, false).await? {
             Claim::Won(epoch) => Some(epoch),
-            Claim::Held | Claim::NoGame => None,
+            Claim::Held | Claim::Lapsed | Claim::NoGame => None,
         })
     }
 
@@ -282,93 +348,118 @@ impl Store {
     pub async fn claim_game(
         &self,
         lobby_id: Uuid,
-        node: &str,
-        ttl: Duration,
+        holder: Holder<'_>,
     ) -> Result<Claim, StoreError> {
-        self.claim(lobby_id, node, ttl, true).await
+        self.claim(lobby_id, holder, true).await
     }
 
     async fn claim(
         &self,
         lobby_id: Uuid,
-        node: &str,
-        ttl: Duration,
+        holder: Holder<'_>,
         needs_game: bool,
     ) -> Result<Claim, StoreError> {
         // One statement (a takeover is one round trip). It locks the lease
         // row FOR UPDATE before it writes: that is the one lock an append's
         // FOR KEY SHARE waits for (and waits out), so a takeover and an
-        // append are ordered, while renewals (plain updates, FOR NO KEY
-        // UPDATE) never wait for appends nor they for renewals: with FOR
-        // SHARE they did, and deadlocked under load. The `lock` CTE runs
-        // inside the INSERT's condition, so it is taken before the write.
+        // append are ordered. The `lock` CTE runs inside the INSERT's
+        // condition, so it is taken before the write. The holder's node
+        // row is only read: a renewal in flight neither waits for a claim
+        // nor makes it wait.
         let row = sqlx::query(
             "WITH game AS (SELECT NOT $4 OR EXISTS (SELECT 1 FROM games \
                              WHERE id = $1 AND status = 'in_progress') \
                            OR (EXISTS (SELECT 1 FROM waiting_rooms WHERE lobby_id = $1) \
                                AND NOT EXISTS (SELECT 1 FROM games WHERE id = $1)) AS ok), \
+                  me AS (SELECT lease_live($2, $3) AS ok), \
                   lock AS (SELECT 1 FROM lobby_leases WHERE lobby_id = $1 FOR UPDATE), \
                   won AS ( \
-               INSERT INTO lobby_leases (lobby_id, node_id, epoch, expires) \
-               SELECT $1, $2, 1, now() + make_interval(secs => $3 / 1000.0) \
-               WHERE (SELECT ok FROM game) AND (SELECT count(*) FROM lock) >= 0 \
-               ON CONFLICT (lobby_id) DO UPDATE SET node_id = $2, \
-                 epoch = lobby_leases.epoch + 1, parked = FALSE, \
-                 expires = now() + make_interval(secs => $3 / 1000.0) \
-               WHERE lobby_leases.expires < now() OR lobby_leases.node_id IS NULL \
-                  OR lobby_leases.node_id = $2 \
+               INSERT INTO lobby_leases (lobby_id, node_id, gen, epoch, since) \
+               SELECT $1, $2, $3, 1, now() \
+               WHERE (SELECT ok FROM game) AND (SELECT ok FROM me) \
+                 AND (SELECT count(*) FROM lock) >= 0 \
+               ON CONFLICT (lobby_id) DO UPDATE SET node_id = $2, gen = $3, \
+                 epoch = lobby_leases.epoch + 1, parked = FALSE, since = now() \
+               WHERE lobby_leases.node_id IS NULL OR lobby_leases.node_id = $2 \
+                  OR NOT lease_live(lobby_leases.node_id, lobby_leases.gen) \
                RETURNING epoch) \
-             SELECT (SELECT ok FROM game) AS ok, (SELECT epoch FROM won) AS epoch",
+             SELECT (SELECT ok FROM game) AS ok, (SELECT ok FROM me) AS holding, \
+               (SELECT epoch FROM won) AS epoch",
         )
         .bind(lobby_id)
-        .bind(node)
-        .bind(ms(ttl))
+        .bind(holder.node)
+        .bind(holder.generation)
         .bind(needs_game)
         .fetch_one(pool(self)?)
         .await?;
         let ok: bool = row.try_get("ok")?;
+        let holding: bool = row.try_get("holding")?;
         let epoch: Option<i64> = row.try_get("epoch")?;
-        Ok(match (ok, epoch) {
-            (false, _) => Claim::NoGame,
-            (true, Some(e)) => Claim::Won(epoch_of(e)),
-            (true, None) => Claim::Held,
+        Ok(match (ok, holding, epoch) {
+            (false, _, _) => Claim::NoGame,
+            (true, false, _) => Claim::Lapsed,
+            (true, true, Some(e)) => Claim::Won(epoch_of(e)),
+            (true, true, None) => Claim::Held,
         })
     }
 
-    /// Renews every lease `node` holds at the given epochs for `ttl`, in one
-    /// statement, refreshing the listings given with it. Answers the lobbies
-    /// still held; a lease missing from the answer was taken over (stop
-    /// serving it).
-    pub async fn renew_leases(
+    /// Publishes the listings of lobbies `node` holds, each at the epoch
+    /// given (a listing of a lobby taken over since is not written), in one
+    /// statement.
+    pub async fn publish_listings(
         &self,
         node: &str,
+        listings: &[(u64, Listing)],
+    ) -> Result<(), StoreError> {
+        if listings.is_empty() {
+            return Ok(());
+        }
+        let ids: Vec<Uuid> = listings.iter().map(|(_, l)| l.lobby_id).collect();
+        let epochs = listings
+            .iter()
+            .map(|(e, _)| epoch_sql(*e))
+            .collect::<Result<Vec<_>, _>>()?;
+        let infos: Vec<&str> = listings.iter().map(|(_, l)| l.info.as_str()).collect();
+        let public: Vec<bool> = listings.iter().map(|(_, l)| l.public).collect();
+        sqlx::query(
+            "UPDATE lobby_leases l SET info = i.info::jsonb, public = i.public \
+             FROM UNNEST($2::uuid[], $3::int8[], $4::text[], $5::bool[]) \
+               AS i(id, epoch, info, public) \
+             WHERE l.lobby_id = i.id AND l.epoch = i.epoch AND l.node_id = $1",
+        )
+        .bind(node)
+        .bind(ids)
+        .bind(epochs)
+        .bind(infos)
+        .bind(public)
+        .execute(pool(self)?)
+        .await?;
+        Ok(())
+    }
+
+    /// Which of `leases` `holder` still holds (at those epochs, under its
+    /// generation): after a moment when its own lease may have run out
+    /// before a renewal got through, another node may have taken some
+    /// over.
+    pub async fn held_leases(
+        &self,
+        holder: Holder<'_>,
         leases: &[Lease],
-        listings: &[Listing],
-        ttl: Duration,
     ) -> Result<HashSet<Uuid>, StoreError> {
         if leases.is_empty() {
             return Ok(HashSet::new());
         }
         let (ids, epochs) = lease_columns(leases)?;
-        let listed: Vec<Uuid> = listings.iter().map(|l| l.lobby_id).collect();
-        let infos: Vec<&str> = listings.iter().map(|l| l.info.as_str()).collect();
-        let public: Vec<bool> = listings.iter().map(|l| l.public).collect();
         let rows = sqlx::query(
-            "UPDATE lobby_leases l SET expires = now() + make_interval(secs => $4 / 1000.0), \
-               info = COALESCE(i.info::jsonb, l.info), public = COALESCE(i.public, l.public) \
-             FROM UNNEST($2::uuid[], $3::int8[]) AS h(id, epoch) \
-             LEFT JOIN UNNEST($5::uuid[], $6::text[], $7::bool[]) AS i(id, info, public) \
-               ON i.id = h.id \
-             WHERE l.lobby_id = h.id AND l.epoch = h.epoch AND l.node_id = $1 \
-             RETURNING l.lobby_id",
+            "SELECT l.lobby_id FROM lobby_leases l \
+             JOIN UNNEST($3::uuid[], $4::int8[]) AS h(id, epoch) \
+               ON l.lobby_id = h.id AND l.epoch = h.epoch \
+             WHERE l.node_id = $1 AND l.gen = $2",
         )
-        .bind(node)
+        .bind(holder.node)
+        .bind(holder.generation)
         .bind(ids)
         .bind(epochs)
-        .bind(ms(ttl))
-        .bind(listed)
-        .bind(infos)
-        .bind(public)
         .fetch_all(pool(self)?)
         .await?;
         rows.iter()
@@ -434,7 +525,7 @@ impl Store {
         }
         let (ids, epochs) = lease_columns(leases)?;
         sqlx::query(
-            "UPDATE lobby_leases l SET node_id = NULL, expires = now(), parked = $4 \
+            "UPDATE lobby_leases l SET node_id = NULL, since = now(), parked = $4 \
              FROM UNNEST($2::uuid[], $3::int8[]) AS h(id, epoch) \
              WHERE l.lobby_id = h.id AND l.epoch = h.epoch AND l.node_id = $1",
         )
@@ -450,12 +541,15 @@ impl Store {
     /// Who owns `lobby_id`, with the owner's URL. `None`: never leased.
     pub async fn lease_owner(&self, lobby_id: Uuid) -> Result<Option<LeaseOwner>, StoreError> {
         let row = sqlx::query(
-            "SELECT l.node_id, n.url, l.epoch, l.expires >= now() AND l.node_id IS NOT NULL AS live, \
-               GREATEST(EXTRACT(EPOCH FROM l.expires - now()) * 1000, 0)::BIGINT AS expires_in_ms, \
-               GREATEST(EXTRACT(EPOCH FROM now() - l.expires) * 1000, 0)::BIGINT AS expired_for_ms, \
-               (EXTRACT(EPOCH FROM now() - n.heartbeat) * 1000)::BIGINT AS beat_age_ms \
-             FROM lobby_leases l LEFT JOIN cluster_nodes n ON n.id = l.node_id \
-             WHERE l.lobby_id = $1",
+            "SELECT node_id, url, epoch, live, \
+               CASE WHEN live THEN GREATEST(EXTRACT(EPOCH FROM lease_until - now()) * 1000, 0) \
+                    ELSE 0 END::BIGINT AS expires_in_ms, \
+               CASE WHEN live THEN 0 \
+                    ELSE GREATEST(EXTRACT(EPOCH FROM now() - dead_since) * 1000, 0) \
+                    END::BIGINT AS expired_for_ms, \
+               CASE WHEN holder_gen = gen \
+                    THEN (EXTRACT(EPOCH FROM now() - heartbeat) * 1000)::BIGINT END AS beat_age_ms \
+             FROM lease_state WHERE lobby_id = $1",
         )
         .bind(lobby_id)
         .fetch_optional(pool(self)?)
@@ -484,27 +578,28 @@ impl Store {
             .await?)
     }
 
-    /// Games in progress that nobody serves: their lease expired or was
-    /// released (not parked), or they never had one (stored before the
-    /// cluster). Most recently orphaned first (their players are the ones
+    /// Games in progress that nobody serves: their lease is dead (released
+    /// but not parked, or its holder's lease ran out or moved to a new
+    /// generation), or they never had one (stored before the cluster).
+    /// Most recently orphaned first (their players are the ones
     /// reconnecting now), never leased last; at most `limit`; a holder
-    /// counts as live if it beat within `ttl`.
+    /// counts as live if it beat within `ttl` at the lease's generation.
     pub async fn orphaned_games(
         &self,
         limit: i64,
         ttl: Duration,
     ) -> Result<Vec<Orphan>, StoreError> {
         let rows = sqlx::query(
-            "SELECT g.id, (greatest(0, extract(epoch FROM now() - coalesce(l.expires, g.created))) \
+            "SELECT g.id, (greatest(0, extract(epoch FROM now() - coalesce(s.dead_since, g.created))) \
                              * 1000)::int8 AS age, \
-                    coalesce(n.heartbeat >= now() - make_interval(secs => $2 / 1000.0), false) \
+                    coalesce(s.holder_gen = s.gen \
+                             AND s.heartbeat >= now() - make_interval(secs => $2 / 1000.0), false) \
                       AS holder_live \
-             FROM games g LEFT JOIN lobby_leases l ON l.lobby_id = g.id \
-               LEFT JOIN cluster_nodes n ON n.id = l.node_id \
+             FROM games g LEFT JOIN lease_state s ON s.lobby_id = g.id \
              WHERE g.status = 'in_progress' \
-               AND (l.lobby_id IS NULL OR l.expires < now() OR l.node_id IS NULL) \
-               AND NOT coalesce(l.parked, false) \
-             ORDER BY l.expires DESC NULLS LAST, g.created LIMIT $1",
+               AND (s.lobby_id IS NULL OR NOT s.live) \
+               AND NOT coalesce(s.parked, false) \
+             ORDER BY s.dead_since DESC NULLS LAST, g.created LIMIT $1",
         )
         .bind(limit)
         .bind(ms(ttl))
@@ -522,49 +617,46 @@ impl Store {
             .map_err(StoreError::from)
     }
 
-    /// Claims, in one statement, the leases of those of `ids` that are
-    /// stored games in progress nobody holds (expired, released or never
+    /// Claims for `holder`, in one statement, the leases of those of `ids`
+    /// that are stored games in progress nobody holds (dead or never
     /// leased), each at its next epoch; answers the games won with their
-    /// epochs. Only the rows it can take are locked, `FOR UPDATE` in id
-    /// order, skipping any row another transaction holds: the locks order
-    /// each claim after any append in flight, as in [`Store::claim_game`]
-    /// (a row an append or a late renewal holds is skipped this round and
-    /// looked at again the next), two nodes claiming overlapping sets at
-    /// once never wait for each other, and a live lease's row is never
-    /// locked, so its owner's renewal never waits for a claim. (Locking
-    /// every row asked for, live ones too, made a survivor's renewal wait
-    /// for the other survivor's whole batch claim after a node died, until
-    /// it gave its own leases up.)
+    /// epochs (none while the holder's own lease is not live). Only the
+    /// rows it can take are locked, `FOR UPDATE` in id order, skipping any
+    /// row another transaction holds: the locks order each claim after any
+    /// append in flight, as in [`Store::claim_game`] (a row an append holds
+    /// is skipped this round and looked at again the next), two nodes
+    /// claiming overlapping sets at once never wait for each other, and a
+    /// live lease's row is never locked.
     pub async fn claim_games(
         &self,
         ids: &[Uuid],
-        node: &str,
-        ttl: Duration,
+        holder: Holder<'_>,
     ) -> Result<Vec<(Uuid, u64)>, StoreError> {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
         let rows = sqlx::query(
             "WITH want AS (SELECT id FROM games \
-                             WHERE id = ANY($1::uuid[]) AND status = 'in_progress'), \
+                             WHERE id = ANY($1::uuid[]) AND status = 'in_progress' \
+                               AND lease_live($2, $3)), \
                   lock AS (SELECT lobby_id FROM lobby_leases \
                              WHERE lobby_id IN (SELECT id FROM want) \
-                               AND (expires < now() OR node_id IS NULL) \
+                               AND (node_id IS NULL OR NOT lease_live(node_id, gen)) \
                              ORDER BY lobby_id FOR UPDATE SKIP LOCKED) \
-             INSERT INTO lobby_leases (lobby_id, node_id, epoch, expires) \
-             SELECT id, $2, 1, now() + make_interval(secs => $3 / 1000.0) FROM want w \
+             INSERT INTO lobby_leases (lobby_id, node_id, gen, epoch, since) \
+             SELECT id, $2, $3, 1, now() FROM want w \
              WHERE w.id IN (SELECT lobby_id FROM lock) \
                 OR NOT EXISTS (SELECT 1 FROM lobby_leases l WHERE l.lobby_id = w.id) \
              ORDER BY id \
-             ON CONFLICT (lobby_id) DO UPDATE SET node_id = $2, \
-               epoch = lobby_leases.epoch + 1, parked = FALSE, \
-               expires = now() + make_interval(secs => $3 / 1000.0) \
-             WHERE lobby_leases.expires < now() OR lobby_leases.node_id IS NULL \
+             ON CONFLICT (lobby_id) DO UPDATE SET node_id = $2, gen = $3, \
+               epoch = lobby_leases.epoch + 1, parked = FALSE, since = now() \
+             WHERE lobby_leases.node_id IS NULL \
+                OR NOT lease_live(lobby_leases.node_id, lobby_leases.gen) \
              RETURNING lobby_id, epoch",
         )
         .bind(ids)
-        .bind(node)
-        .bind(ms(ttl))
+        .bind(holder.node)
+        .bind(holder.generation)
         .fetch_all(pool(self)?)
         .await?;
         rows.iter()
@@ -576,8 +668,8 @@ impl Store {
     /// The published listings of every lobby with a live lease.
     pub async fn live_listings(&self) -> Result<Vec<Listing>, StoreError> {
         let rows = sqlx::query(
-            "SELECT lobby_id, public, info::text AS info FROM lobby_leases \
-             WHERE expires >= now() AND node_id IS NOT NULL AND info <> '{}'::jsonb",
+            "SELECT lobby_id, public, info::text AS info FROM lease_state \
+             WHERE live AND info <> '{}'::jsonb",
         )
         .fetch_all(pool(self)?)
         .await?;

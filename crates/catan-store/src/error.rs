@@ -64,6 +64,10 @@ pub enum StoreError {
         /// The game.
         game_id: Uuid,
     },
+    /// This cluster node's own lease is not live (it gave its lobbies up
+    /// and has not renewed since): it may take no lobby now.
+    #[error("this node's lease is not live; it takes no lobby until it renews it")]
+    LeaseLapsed,
     /// Another running process beats under this node id.
     #[error("node id {0:?} is in use by another running server")]
     NodeIdInUse(String),

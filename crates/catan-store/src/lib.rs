@@ -29,7 +29,9 @@ mod sqlite;
 mod within;
 
 pub use batch::{BatchObserver, GroupCommit, GroupCommitConfig};
-pub use cluster::{Claim, FencedAction, Lease, LeaseOwner, Listing, NodeLoad, NodeRecord, Orphan};
+pub use cluster::{
+    Claim, FencedAction, Holder, Lease, LeaseOwner, Listing, NodeLoad, NodeRecord, Orphan,
+};
 pub use error::StoreError;
 pub use model::{GamePage, GameSummary, MAX_PER_PAGE, StoredGame, format_time, hash_token};
 

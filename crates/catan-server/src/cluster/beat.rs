@@ -1,8 +1,11 @@
 //! The node's beat, three times per lease time: report the node's load,
-//! renew every lease it holds in one statement (publishing changed lobby
-//! listings with it), stop the lobbies whose leases were lost, park the
-//! leases of lobbies that ended here, and stop serving everything before
-//! the leases can expire when renewals keep failing. The beat has a pool
+//! renew the node's lease (one row, whatever the number of lobbies it
+//! holds) and publish the lobby listings that changed, park the leases of
+//! lobbies that ended here, and stop serving everything before the lease
+//! can expire when renewals keep failing (then take a new generation, so
+//! that every lobby of the old one is the others' at once). After a
+//! renewal answered so late that the lease may have run out meanwhile, it
+//! checks which lobbies another node took over and stops those. The beat has a pool
 //! of its own, so that client requests filling the main pool (a reconnect
 //! storm, a slow database) cannot hold renewals up until every lease of
 //! the node runs out. The reaper (a second task, `reaper`) takes over
@@ -40,14 +43,19 @@ const BUSY_AFTER: u32 = 3;
 const CALM_WITHIN: u32 = 6;
 
 /// Runs the beat and the orphan reaper until the process ends.
-pub(super) async fn run(cluster: Cluster, mut lost: mpsc::UnboundedReceiver<Uuid>) {
+/// `valid_until`: until when the node's registration surely holds its lease.
+pub(super) async fn run(
+    cluster: Cluster,
+    mut lost: mpsc::UnboundedReceiver<Uuid>,
+    valid_until: Instant,
+) {
     tokio::spawn(super::reaper::run(cluster.clone()));
     let every = cluster.inner.lease / 3;
     let mut tick = tokio::time::interval(every);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut beat = Beat {
         cluster,
-        valid_until: None,
+        valid_until: Some(valid_until),
         published: HashMap::new(),
         absent: HashSet::new(),
         renewals: JoinSet::new(),
@@ -75,7 +83,7 @@ pub(super) async fn run(cluster: Cluster, mut lost: mpsc::UnboundedReceiver<Uuid
 
 struct Beat {
     cluster: Cluster,
-    /// Until when the leases renewed last are surely still ours.
+    /// Until when the node's lease renewed last is surely still ours.
     valid_until: Option<Instant>,
     /// The listing text last published per lobby (only changes are sent).
     published: HashMap<Uuid, String>,
@@ -94,14 +102,17 @@ struct Beat {
 
 /// One renewal and its answer.
 struct Renewal {
-    /// When it was sent: the leases it renews run from later.
+    /// When it was sent: the lease it renews runs from later.
     sent: Instant,
-    /// The leases it renews.
-    held: Vec<Lease>,
-    /// The listings published with it.
-    listings: Vec<Listing>,
-    /// The lobbies renewed, or why none was.
-    answer: Result<HashSet<Uuid>, String>,
+    /// The generation it renews (`None`: it asks for a new one).
+    generation: Option<i64>,
+    /// The listings published after it (by lobby: epoch and listing).
+    listings: Vec<(u64, Listing)>,
+    /// Whether they were published.
+    published: bool,
+    /// The generation renewed (`None`: refused, the row is another
+    /// process's or at a newer generation), or why the renewal failed.
+    answer: Result<Option<i64>, String>,
 }
 
 impl Beat {
@@ -165,8 +176,10 @@ impl Beat {
         }));
     }
 
-    /// Sends a renewal of every held lease, unless [`RENEWALS_IN_FLIGHT`]
-    /// are unanswered already (another would only queue behind them).
+    /// Sends a renewal of the node's lease, then the listings that changed,
+    /// unless [`RENEWALS_IN_FLIGHT`] are unanswered already (another would
+    /// only queue behind them). A node that gave its lobbies up asks for a
+    /// new generation.
     fn renew(&mut self) {
         if self.renewals.len() >= RENEWALS_IN_FLIGHT {
             tracing::warn!(
@@ -176,36 +189,47 @@ impl Beat {
             return;
         }
         let cluster = self.cluster.clone();
-        let held = cluster.inner.leases.all();
-        let listings = self.changed_listings(&held);
+        let listings = self.changed_listings();
+        let generation = match cluster.inner.generation.load(Ordering::Acquire) {
+            0 => None,
+            g => Some(g),
+        };
         let sent = Instant::now();
         self.pending.push(sent);
         self.renewals.spawn(async move {
             let c = &cluster.inner;
             let answer = c
                 .beat_store
-                .renew_leases(&c.id, &held, &listings, c.lease)
+                .renew_node_lease(&c.id, c.instance, generation, c.lease)
                 .await
                 .map_err(|e| e.to_string());
+            let mut published = false;
+            if matches!(answer, Ok(Some(_))) && !listings.is_empty() {
+                match c.beat_store.publish_listings(&c.id, &listings).await {
+                    Ok(()) => published = true,
+                    Err(e) => tracing::warn!(error = %e, "cannot publish lobby listings"),
+                }
+            }
             Renewal {
                 sent,
-                held,
+                generation,
                 listings,
+                published,
                 answer,
             }
         });
     }
 
     /// When the node must stop serving its lobbies unless a renewal is
-    /// answered first: a tenth of the lease time before the leases renewed
-    /// last can expire (they run from the database's clock when the
-    /// renewal ran, later than it was sent, and the two clocks' rates
-    /// differ by far less). The oldest renewal in flight, if it was sent
-    /// late (this beat itself was held up, by a busy runtime), still gets a
-    /// third of the lease: it renews whatever nobody has taken over
-    /// meanwhile, which giving up unasked would have handed to the others,
-    /// every lobby and its players at once; an old owner's writes stay
-    /// fenced. `None`: no lease was renewed yet, or all were given up.
+    /// answered first: a tenth of the lease time before the lease renewed
+    /// last can expire (it runs from the database's clock when the renewal
+    /// ran, later than it was sent, and the two clocks' rates differ by far
+    /// less). The oldest renewal in flight, if it was sent late (this beat
+    /// itself was held up, by a busy runtime), still gets a third of the
+    /// lease: it keeps whatever nobody has taken over meanwhile (checked
+    /// when it is answered, `check_held`), which giving up unasked would
+    /// have handed to the others, every lobby and its players at once; an
+    /// old owner's writes stay fenced. `None`: all were given up.
     fn give_up_at(&self) -> Option<Instant> {
         let lease = self.cluster.inner.lease;
         let stop = self.valid_until?.checked_sub(lease / 10)?;
@@ -213,8 +237,11 @@ impl Beat {
         Some(oldest.map_or(stop, |t| stop.max(t)))
     }
 
-    /// Takes a renewal's answer: the leases it renewed are ours until a
-    /// lease time after it was sent; lobbies it did not renew are stopped.
+    /// Takes a renewal's answer: the node's lease is ours until a lease
+    /// time after it was sent. One answered so late that the lease may have
+    /// run out before it (the node kept serving for a renewal that was sent
+    /// late, `give_up_at`) has the lobbies checked: another node may have
+    /// taken some over meanwhile.
     fn answered(&mut self, r: Renewal) {
         self.pending.retain(|&t| t != r.sent);
         if self.gave_up.is_some_and(|g| r.sent <= g) {
@@ -224,7 +251,7 @@ impl Beat {
         let cluster = self.cluster.clone();
         let c = &cluster.inner;
         match r.answer {
-            Ok(renewed) => {
+            Ok(Some(generation)) => {
                 let took = r.sent.elapsed();
                 metrics().cluster_renew.observe(took.as_secs_f64());
                 if took >= c.lease / BUSY_AFTER {
@@ -232,23 +259,34 @@ impl Beat {
                 } else if took < c.lease / CALM_WITHIN && self.pending.is_empty() {
                     self.set_busy(false, "lease renewals are quick again");
                 }
+                let late = self
+                    .valid_until
+                    .is_some_and(|u| Instant::now() + c.lease / 10 >= u);
+                if r.generation.is_none() {
+                    c.generation.fetch_max(generation, Ordering::AcqRel);
+                    tracing::info!(generation, "this node holds a new lease generation");
+                }
                 let until = r.sent + c.lease;
                 self.valid_until = Some(self.valid_until.map_or(until, |u| u.max(until)));
-                for l in &r.listings {
-                    self.published.insert(l.lobby_id, l.info.clone());
-                }
-                for l in r.held.iter().filter(|l| !renewed.contains(&l.lobby_id)) {
-                    // Taken over (this node was paused or cut off for longer
-                    // than the lease) or released: not ours to serve.
-                    if c.leases.epoch(l.lobby_id) == Some(l.epoch) {
-                        c.leases.remove(l.lobby_id);
-                        self.lose(l.lobby_id, "its lease was taken over");
+                if r.published {
+                    for (_, l) in &r.listings {
+                        self.published.insert(l.lobby_id, l.info.clone());
                     }
                 }
+                if late {
+                    self.check_held();
+                }
+            }
+            Ok(None) => {
+                tracing::warn!(
+                    "the node's lease was not renewed: its row belongs to another process \
+                     or to a newer generation"
+                );
+                self.set_busy(true, "a lease renewal was refused");
             }
             Err(e) => {
                 // The next beat tries again; the give-up deadline stands.
-                tracing::warn!(error = %e, leases = r.held.len(), "cannot renew leases");
+                tracing::warn!(error = %e, "cannot renew the node's lease");
                 self.set_busy(true, "a lease renewal failed");
             }
         }
@@ -270,20 +308,55 @@ impl Beat {
         self.valid_until = None;
         self.gave_up = Some(Instant::now());
         self.pending.clear();
+        // The next renewal asks for a new generation: the lobbies of the old
+        // one are the others' from then on, even if a late renewal of it
+        // gets through (until then, its lease runs out in a moment).
+        self.cluster.inner.generation.store(0, Ordering::Release);
     }
 
-    /// The listings of held lobbies that changed since last published.
-    fn changed_listings(&self, held: &[Lease]) -> Vec<Listing> {
+    /// Stops the lobbies another node took over while this node's lease
+    /// may have run out (a renewal answered later than the lease it
+    /// renewed could last): those no longer leased here at their epochs.
+    fn check_held(&self) {
+        let cluster = self.cluster.clone();
+        tokio::spawn(async move {
+            let c = &cluster.inner;
+            let held = c.leases.all();
+            let Ok(holder) = cluster.holder() else {
+                return;
+            };
+            match c.beat_store.held_leases(holder, &held).await {
+                Ok(still) => {
+                    for l in held.iter().filter(|l| !still.contains(&l.lobby_id)) {
+                        // Taken over meanwhile, or released: not ours to serve.
+                        if c.leases.epoch(l.lobby_id) == Some(l.epoch) {
+                            tracing::warn!(lobby_id = %l.lobby_id, "taken over while this node's lease was late");
+                            c.leases.lost(l.lobby_id);
+                        }
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "cannot check the leases held"),
+            }
+        });
+    }
+
+    /// The listings of held lobbies that changed since last published,
+    /// each with the epoch it is held at.
+    fn changed_listings(&self) -> Vec<(u64, Listing)> {
         let registry = &self.cluster.inner.registry;
+        let held = self.cluster.inner.leases.all();
         held.iter()
             .filter_map(|l| {
                 let info = registry.info(l.lobby_id)?;
                 let text = serde_json::to_string(&info).ok()?;
-                (self.published.get(&l.lobby_id) != Some(&text)).then_some(Listing {
-                    lobby_id: l.lobby_id,
-                    public: info.public,
-                    info: text,
-                })
+                (self.published.get(&l.lobby_id) != Some(&text)).then_some((
+                    l.epoch,
+                    Listing {
+                        lobby_id: l.lobby_id,
+                        public: info.public,
+                        info: text,
+                    },
+                ))
             })
             .collect()
     }

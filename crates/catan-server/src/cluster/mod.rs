@@ -1,8 +1,10 @@
 //! Several server nodes over one PostgreSQL database (docs/CLUSTER.md).
 //!
-//! Each node registers itself and beats; each lobby is served by exactly one
-//! node, the holder of its lease, and every journal append is fenced by the
-//! lease's epoch (`catan_store` `cluster`). Requests for a lobby another
+//! Each node registers itself, beats, and holds a lease of its own, renewed
+//! in one row per beat; each lobby is served by exactly one node, the
+//! holder of its lobby lease (live while the holder's own lease is), and
+//! every journal append is fenced by the lobby lease's epoch (`catan_store`
+//! `cluster`). Requests for a lobby another
 //! node serves are forwarded to it (`route`); a WebSocket opened on the
 //! wrong node is closed with 4010 and the owner's URL. A lobby whose node
 //! died (its lease expired) is taken over from its log by the live nodes'
@@ -21,10 +23,10 @@ mod takeover;
 use crate::lobby::LobbyHandle;
 use crate::registry::Registry;
 use catan_protocol::CloseReason;
-use catan_store::{NodeRecord, Store, StoreError};
+use catan_store::{Holder, NodeRecord, Store, StoreError};
 use leases::Leases;
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::time::Instant;
@@ -50,6 +52,10 @@ struct Inner {
     /// The cluster's shared key (sent with forwarded requests).
     key: String,
     instance: Uuid,
+    /// The generation of this node's lease, under which it holds its
+    /// lobbies; 0 from when it gave them all up until a renewal starts a
+    /// new one (it may take no lobby meanwhile).
+    generation: AtomicI64,
     store: Store,
     /// The beat's own pool (`Config::beat_store_options`): renewals never
     /// wait behind client traffic for a connection.
@@ -188,9 +194,10 @@ impl Cluster {
         let instance = Uuid::new_v4();
         let lease = config.lease();
         let until = tokio::time::Instant::now() + lease * 2;
-        loop {
+        let (generation, registered) = loop {
+            let sent = Instant::now();
             match store.register_node(&id, &url, instance, lease).await {
-                Ok(()) => break,
+                Ok(generation) => break (generation, sent),
                 // A process killed under this id beat until it died: its row
                 // frees itself within the lease time.
                 Err(StoreError::NodeIdInUse(_)) if tokio::time::Instant::now() < until => {
@@ -198,7 +205,7 @@ impl Cluster {
                 }
                 Err(e) => return Err(e.into()),
             }
-        }
+        };
         let key = store.cluster_key().await?;
         tracing::info!(node_id = %id, %url, "joined the cluster");
         let cluster = Cluster {
@@ -207,6 +214,7 @@ impl Cluster {
                 url,
                 key,
                 instance,
+                generation: AtomicI64::new(generation),
                 store,
                 beat_store,
                 registry,
@@ -222,7 +230,8 @@ impl Cluster {
                 takeovers: tokio::sync::Semaphore::new(TAKEOVERS_AT_ONCE),
             }),
         };
-        tokio::spawn(beat::run(cluster.clone(), lost));
+        // The registration holds the node's lease from when it was sent.
+        tokio::spawn(beat::run(cluster.clone(), lost, registered + lease));
         Ok(cluster)
     }
 
@@ -274,13 +283,22 @@ impl Cluster {
         }
     }
 
+    /// This node as the holder of its lobbies, at its lease's generation;
+    /// [`StoreError::LeaseLapsed`] from when it gave its lobbies up until
+    /// its next renewal.
+    fn holder(&self) -> Result<Holder<'_>, StoreError> {
+        match self.inner.generation.load(Ordering::Acquire) {
+            0 => Err(StoreError::LeaseLapsed),
+            generation => Ok(Holder {
+                node: &self.inner.id,
+                generation,
+            }),
+        }
+    }
+
     /// Claims `lobby`'s lease for this node; whether it won.
     async fn claim(&self, lobby: Uuid) -> Result<bool, StoreError> {
-        let won = self
-            .inner
-            .store
-            .claim_lease(lobby, &self.inner.id, self.inner.lease)
-            .await?;
+        let won = self.inner.store.claim_lease(lobby, self.holder()?).await?;
         if let Some(epoch) = won {
             self.inner.leases.insert(lobby, epoch);
         }

@@ -22,11 +22,11 @@ impl Cluster {
         let store = &self.inner.store;
         // Never closed, so acquiring cannot fail.
         let _turn = self.inner.takeovers.acquire().await;
-        match store
-            .claim_game(lobby, &self.inner.id, self.inner.lease)
-            .await?
-        {
+        match store.claim_game(lobby, self.holder()?).await? {
             Claim::Won(epoch) => self.inner.leases.insert(lobby, epoch),
+            // This node gave its lobbies up a moment ago and has no lease
+            // yet: another may take it, or this one after its next beat.
+            Claim::Lapsed => return Ok(Located::Moving),
             // Only a stored game in progress can be taken over.
             Claim::NoGame => return Ok(Located::Nowhere),
             // Someone was faster: ask again where it went.
@@ -86,10 +86,10 @@ impl Cluster {
         let want: Vec<Uuid> = gates.keys().copied().collect();
         let won = {
             let _turn = self.inner.takeovers.acquire().await;
-            self.inner
-                .store
-                .claim_games(&want, &self.inner.id, self.inner.lease)
-                .await
+            match self.holder() {
+                Ok(holder) => self.inner.store.claim_games(&want, holder).await,
+                Err(e) => Err(e),
+            }
         };
         let won = match won {
             Ok(won) => won,

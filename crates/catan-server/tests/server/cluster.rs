@@ -1029,8 +1029,8 @@ async fn a_full_pool_does_not_cost_a_node_its_leases() {
     drop(nodes);
 }
 
-/// A node whose renewals hang (the lease table locked: a stuck database)
-/// stops serving its lobbies before its leases can expire, without waiting
+/// A node whose renewals hang (the node table locked: a stuck database)
+/// stops serving its lobbies before its lease can expire, without waiting
 /// for the renewal to fail: its players are told the lobby moved while the
 /// lease is still surely its own, so no other node can be serving it yet.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1045,16 +1045,15 @@ async fn a_node_whose_renewals_hang_stops_before_its_leases_expire() {
     let mut ann = Player::connect(node.addr, &lobby, Some((*seat, token))).await;
     let mut lock = PgConnection::connect(&db.url).await.unwrap();
     lock.execute("BEGIN").await.unwrap();
-    lock.execute("LOCK TABLE lobby_leases IN ACCESS EXCLUSIVE MODE")
+    lock.execute("LOCK TABLE cluster_nodes IN ACCESS EXCLUSIVE MODE")
         .await
         .unwrap();
     // The lock waited for any renewal in flight: this is the last expiry
-    // the node renewed to, by the database's clock.
+    // the node renewed its lease to, by the database's clock.
     let (expires_ms,): (i64,) = sqlx::query_as(
-        "SELECT (extract(epoch FROM expires) * 1000)::int8 FROM lobby_leases \
-         WHERE lobby_id = $1::uuid",
+        "SELECT (extract(epoch FROM lease_until) * 1000)::int8 FROM cluster_nodes \
+         WHERE id = 'a'",
     )
-    .bind(&lobby)
     .fetch_one(&mut lock)
     .await
     .unwrap();
@@ -1102,7 +1101,7 @@ async fn renewals_slower_than_a_beat_keep_the_leases() {
     let mut ann = Player::connect(node.addr, &lobby, Some((*seat, token))).await;
     let mut admin = PgConnection::connect(&db.url).await.unwrap();
     let (_, epoch, _) = lease_row(&mut admin, &lobby).await;
-    // Every UPDATE of the lease table (the renewals) waits 4.3 s before it
+    // Every UPDATE of the node table (the renewals) waits 4.3 s before it
     // takes any row lock, so that renewals in flight together are slow
     // side by side, as on a busy database, not queued behind each other.
     admin
@@ -1114,14 +1113,14 @@ async fn renewals_slower_than_a_beat_keep_the_leases() {
         .unwrap();
     admin
         .execute(
-            "CREATE TRIGGER slow_renewal BEFORE UPDATE ON lobby_leases \
+            "CREATE TRIGGER slow_renewal BEFORE UPDATE ON cluster_nodes \
              FOR EACH STATEMENT EXECUTE FUNCTION slow_renewal()",
         )
         .await
         .unwrap();
     let t = Instant::now();
     admin
-        .execute("UPDATE lobby_leases SET expires = expires WHERE false")
+        .execute("UPDATE cluster_nodes SET lease_until = lease_until WHERE false")
         .await
         .unwrap();
     assert!(
@@ -1156,7 +1155,7 @@ async fn renewals_slower_than_a_beat_keep_the_leases() {
         "the lease is still the node's, at its epoch, and live"
     );
     admin
-        .execute("DROP TRIGGER slow_renewal ON lobby_leases")
+        .execute("DROP TRIGGER slow_renewal ON cluster_nodes")
         .await
         .unwrap();
     // And the node still serves the game.
@@ -1185,11 +1184,9 @@ async fn renewals_slower_than_a_beat_keep_the_leases() {
 
 /// The lease of `lobby`: its node, its epoch and whether it is live.
 async fn lease_row(c: &mut PgConnection, lobby: &str) -> (Option<String>, i64, bool) {
-    sqlx::query_as(
-        "SELECT node_id, epoch, expires > now() FROM lobby_leases WHERE lobby_id = $1::uuid",
-    )
-    .bind(lobby)
-    .fetch_one(c)
-    .await
-    .unwrap()
+    sqlx::query_as("SELECT node_id, epoch, live FROM lease_state WHERE lobby_id = $1::uuid")
+        .bind(lobby)
+        .fetch_one(c)
+        .await
+        .unwrap()
 }
