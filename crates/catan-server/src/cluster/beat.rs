@@ -8,14 +8,16 @@
 //! checks which lobbies another node took over and stops those. The beat has a pool
 //! of its own, so that client requests filling the main pool (a reconnect
 //! storm, a slow database) cannot hold renewals up until every lease of
-//! the node runs out. The reaper (a second task, `reaper`) takes over
-//! orphaned games.
+//! the node runs out, and a thread and runtime of its own ([`BeatRuntime`]),
+//! so that a swamped lobby runtime cannot either. The reaper (a task on the
+//! lobbies' runtime, `reaper`) takes over orphaned games.
 
 use super::Cluster;
 use crate::metrics::metrics;
 use catan_protocol::CloseReason;
-use catan_store::{Lease, Listing, NodeLoad};
+use catan_store::{Lease, Listing, NodeLoad, Store};
 use std::collections::{HashMap, HashSet};
+use std::future::Future;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -42,14 +44,61 @@ const BUSY_AFTER: u32 = 3;
 /// every beat).
 const CALM_WITHIN: u32 = 6;
 
-/// Runs the beat and the orphan reaper until the process ends.
+/// The beat's own thread, with a runtime of its own: on a node whose
+/// runtime is swamped (tens of thousands of sockets on two cores), a task
+/// that is ready waits its turn behind every other one, and at 10,000
+/// games a renewal of a single row was answered after more than the lease
+/// time, so nodes gave every lobby up while the database had renewed their
+/// leases. Here the beat's timers, its statements and its pool's
+/// connections are driven by a thread that has nothing else to do.
+#[derive(Debug)]
+pub struct BeatRuntime {
+    handle: tokio::runtime::Handle,
+    /// The beat's pool, opened on this runtime.
+    store: Store,
+}
+
+impl BeatRuntime {
+    /// Starts the thread (it runs until the process ends) and opens the
+    /// beat's pool on it with `open`, so that its connections are driven
+    /// there.
+    pub async fn start<F, E>(open: F) -> Result<BeatRuntime, E>
+    where
+        F: Future<Output = Result<Store, E>> + Send + 'static,
+        E: From<std::io::Error> + Send + 'static,
+    {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
+        let handle = rt.handle().clone();
+        std::thread::Builder::new()
+            .name("cluster-beat".into())
+            .spawn(move || rt.block_on(std::future::pending::<()>()))?;
+        let store = handle
+            .spawn(open)
+            .await
+            .map_err(|e| E::from(std::io::Error::other(e)))??;
+        Ok(BeatRuntime { handle, store })
+    }
+
+    /// Where to spawn the beat's work.
+    pub fn handle(&self) -> &tokio::runtime::Handle {
+        &self.handle
+    }
+
+    /// The beat's pool.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+}
+
+/// Runs the beat until the process ends, on the [`BeatRuntime`].
 /// `valid_until`: until when the node's registration surely holds its lease.
 pub(super) async fn run(
     cluster: Cluster,
     mut lost: mpsc::UnboundedReceiver<Uuid>,
     valid_until: Instant,
 ) {
-    tokio::spawn(super::reaper::run(cluster.clone()));
     let every = cluster.inner.lease / 3;
     let mut tick = tokio::time::interval(every);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -296,11 +345,15 @@ impl Beat {
     /// gets through.
     fn give_up(&mut self, why: &str) {
         let held = self.cluster.inner.leases.all();
-        tracing::error!(
-            why,
-            leases = held.len(),
-            "leases not renewed in time; this node stops serving its lobbies"
-        );
+        if held.is_empty() {
+            tracing::warn!(why, "the node's lease was not renewed in time");
+        } else {
+            tracing::error!(
+                why,
+                leases = held.len(),
+                "leases not renewed in time; this node stops serving its lobbies"
+            );
+        }
         for l in held {
             self.cluster.inner.leases.remove(l.lobby_id);
             self.lose(l.lobby_id, "its lease could not be renewed");
@@ -404,8 +457,9 @@ impl Beat {
         tracing::warn!(lobby_id = %id, why, "lease lost; stopping the lobby here");
         metrics().cluster_leases_lost.inc();
         self.published.remove(&id);
+        // On the lobbies' runtime: a give-up stops thousands at once.
         let registry = self.cluster.inner.registry.clone();
-        tokio::spawn(async move {
+        self.cluster.inner.main_rt.spawn(async move {
             registry
                 .stop(id, CloseReason::MOVED, Duration::from_secs(5))
                 .await;

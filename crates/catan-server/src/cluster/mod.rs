@@ -22,6 +22,7 @@ mod takeover;
 
 use crate::lobby::LobbyHandle;
 use crate::registry::Registry;
+pub use beat::BeatRuntime;
 use catan_protocol::CloseReason;
 use catan_store::{Holder, NodeRecord, Store, StoreError};
 use leases::Leases;
@@ -58,8 +59,14 @@ struct Inner {
     generation: AtomicI64,
     store: Store,
     /// The beat's own pool (`Config::beat_store_options`): renewals never
-    /// wait behind client traffic for a connection.
+    /// wait behind client traffic for a connection. Used on `beat_rt` only,
+    /// where its connections were opened.
     beat_store: Store,
+    /// The beat's own runtime (`BeatRuntime`).
+    beat_rt: tokio::runtime::Handle,
+    /// The runtime that serves the lobbies: work for them the beat starts
+    /// (stopping a lobby) runs there.
+    main_rt: tokio::runtime::Handle,
     registry: Registry,
     leases: Arc<Leases>,
     lease: Duration,
@@ -169,11 +176,13 @@ impl Cluster {
     /// Registers this node (retrying while a previous process under the same
     /// id may still look alive, up to twice the lease time) and starts its
     /// beat. `sockets` counts the node's open WebSockets (for the node list);
-    /// `beat_store` is a pool of its own for the beat, on the same database.
+    /// `beat` is the beat's own runtime, with a pool of its own on the same
+    /// database. Call it on the runtime that serves the lobbies (the reaper
+    /// runs there).
     pub async fn join(
         config: &crate::Config,
         store: Store,
-        beat_store: Store,
+        beat: BeatRuntime,
         registry: Registry,
         leases: Arc<Leases>,
         lost: tokio::sync::mpsc::UnboundedReceiver<Uuid>,
@@ -216,7 +225,9 @@ impl Cluster {
                 instance,
                 generation: AtomicI64::new(generation),
                 store,
-                beat_store,
+                beat_store: beat.store().clone(),
+                beat_rt: beat.handle().clone(),
+                main_rt: tokio::runtime::Handle::current(),
                 registry,
                 leases,
                 lease,
@@ -231,7 +242,9 @@ impl Cluster {
             }),
         };
         // The registration holds the node's lease from when it was sent.
-        tokio::spawn(beat::run(cluster.clone(), lost, registered + lease));
+        tokio::spawn(reaper::run(cluster.clone()));
+        beat.handle()
+            .spawn(beat::run(cluster.clone(), lost, registered + lease));
         Ok(cluster)
     }
 
@@ -486,13 +499,21 @@ impl Cluster {
         for l in &held {
             self.inner.leases.remove(l.lobby_id);
         }
-        if let Err(e) = self
+        let cluster = self.clone();
+        let released = self
             .inner
-            .beat_store
-            .release_leases(&self.inner.id, &held)
-            .await
-        {
-            tracing::warn!(error = %e, "cannot release leases; they expire by themselves");
+            .beat_rt
+            .spawn(async move {
+                let c = &cluster.inner;
+                c.beat_store.release_leases(&c.id, &held).await
+            })
+            .await;
+        match released {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, "cannot release leases; they expire by themselves")
+            }
+            Err(e) => tracing::warn!(error = %e, "the release of the leases failed"),
         }
         if let Err(e) = self
             .inner

@@ -132,6 +132,9 @@ pub enum StartError {
     /// Joining the cluster failed.
     #[error(transparent)]
     Cluster(#[from] crate::cluster::JoinError),
+    /// The cluster beat's thread could not be started.
+    #[error("cannot start the cluster beat's thread: {0}")]
+    BeatThread(#[from] std::io::Error),
 }
 
 /// Opens the configured store, builds the application state journaling to
@@ -170,11 +173,19 @@ async fn clustered_state(
         StoreJournal::new(store.clone(), config.journal_deadline()).fenced_by(leases.clone()),
     );
     let state = AppState::new(config.clone(), journal).with_store(store.clone());
-    let beat_store = open_store_with(&config, &config.beat_store_options()).await?;
+    // The beat's pool is opened on the beat's own runtime, so that its
+    // connections are driven there (`cluster::beat::Runtime`).
+    let beat_config = config.clone();
+    let beat = crate::cluster::BeatRuntime::start(async move {
+        open_store_with(&beat_config, &beat_config.beat_store_options())
+            .await
+            .map_err(StartError::from)
+    })
+    .await?;
     let cluster = Cluster::join(
         &config,
         store,
-        beat_store,
+        beat,
         state.registry.clone(),
         leases,
         lost,
