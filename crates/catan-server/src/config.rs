@@ -206,13 +206,16 @@ impl Config {
     /// node's leases run out. A statement may take two thirds of the lease
     /// (a slow renewal answered in time still renews: the beat gives it up
     /// only when the node must stop serving anyway); a wait for a
-    /// connection, a third.
+    /// connection, a third. Its commits do not wait for the disk
+    /// (`StoreOptions::asynchronous_commit`): a renewal must not wait
+    /// behind a checkpoint.
     pub fn beat_store_options(&self) -> catan_store::StoreOptions {
         let lease = self.lease();
         catan_store::StoreOptions {
             statement_timeout: lease * 2 / 3,
             acquire_timeout: lease / 3,
             max_connections: 4,
+            asynchronous_commit: true,
         }
     }
     /// Whether this server is a node of a cluster ([`Config::node_url`] set).

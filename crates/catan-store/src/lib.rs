@@ -51,6 +51,15 @@ pub struct StoreOptions {
     pub acquire_timeout: Duration,
     /// PostgreSQL pool size.
     pub max_connections: u32,
+    /// PostgreSQL answers a commit before its log record is on disk
+    /// (`synchronous_commit = off`; SQLite ignores it). Only for writes a
+    /// crash of the database may lose: the cluster beat's, whose lost
+    /// renewal only makes the node's lease look shorter after the crash
+    /// than the node thought (the journal's appends, fenced by epoch, keep
+    /// the log whole either way), and which must not wait behind a
+    /// checkpoint's disk writes: at 10,000 games a renewal waiting for its
+    /// commit during a checkpoint cost a node every lobby.
+    pub asynchronous_commit: bool,
 }
 
 impl Default for StoreOptions {
@@ -59,6 +68,7 @@ impl Default for StoreOptions {
             statement_timeout: Duration::from_secs(4),
             acquire_timeout: Duration::from_secs(3),
             max_connections: 10,
+            asynchronous_commit: false,
         }
     }
 }

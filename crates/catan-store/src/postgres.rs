@@ -20,10 +20,13 @@ static MIGRATOR: Migrator = sqlx::migrate!("../../migrations/postgres");
 
 /// Connects and applies the migrations.
 pub(crate) async fn connect(url: &str, opts: &StoreOptions) -> Result<PgPool, StoreError> {
-    let connect = PgConnectOptions::from_str(url)?.options([(
+    let mut connect = PgConnectOptions::from_str(url)?.options([(
         "statement_timeout",
         format!("{}ms", opts.statement_timeout.as_millis().max(1)),
     )]);
+    if opts.asynchronous_commit {
+        connect = connect.options([("synchronous_commit", "off")]);
+    }
     let pool = PgPoolOptions::new()
         .max_connections(opts.max_connections)
         // Fail fast when the database is gone, so that the server refuses the

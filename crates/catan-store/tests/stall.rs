@@ -3,8 +3,9 @@
 //! the stall fails within its deadline with an unavailable error, appends
 //! after it work, in-doubt appends settle with `ensure_action` to exactly
 //! the action sent, and no game's log has a gap. Also: the statement timeout
-//! cancels a long statement, and an append stuck in the database (a row
-//! lock) does not hold back other games' appends.
+//! cancels a long statement, an append stuck in the database (a row lock)
+//! does not hold back other games' appends, and only a pool asked for it
+//! commits without waiting for the disk.
 
 #![allow(clippy::unwrap_used)]
 
@@ -81,6 +82,7 @@ async fn appends_during_a_stall_fail_in_time_and_settle_without_a_gap() {
         statement_timeout: Duration::from_millis(1000),
         acquire_timeout: Duration::from_millis(1000),
         max_connections: 6,
+        ..StoreOptions::default()
     };
     let store = Store::connect_with(&url_via(([127, 0, 0, 1], proxy.port).into(), &db), &opts)
         .await
@@ -208,6 +210,38 @@ async fn the_statement_timeout_cancels_a_long_statement() {
     // The pool still works afterwards.
     store.ping().await.unwrap();
     store.close().await;
+    drop_db(&db).await;
+}
+
+/// A pool for writes a database crash may lose commits without waiting for
+/// the disk, and keeps its statement timeout; the default pool waits.
+#[tokio::test]
+async fn asynchronous_commits_are_asked_for_only_where_set() {
+    let db = fresh_db("catan_stall_test").await;
+    let url = format!("{}/{db}", admin_url().rsplit_once('/').unwrap().0);
+    for (asynchronous_commit, expected) in [(true, "off"), (false, "on")] {
+        let opts = StoreOptions {
+            statement_timeout: Duration::from_millis(1234),
+            asynchronous_commit,
+            ..StoreOptions::default()
+        };
+        let store = Store::connect_with(&url, &opts).await.unwrap();
+        let Store::Postgres(pool) = &store else {
+            panic!("a postgres URL gives a postgres store");
+        };
+        let (commit, timeout): (String, String) = sqlx::query_as(
+            "SELECT current_setting('synchronous_commit'), current_setting('statement_timeout')",
+        )
+        .fetch_one(pool)
+        .await
+        .unwrap();
+        assert_eq!(
+            commit, expected,
+            "asynchronous_commit: {asynchronous_commit}"
+        );
+        assert_eq!(timeout, "1234ms");
+        store.close().await;
+    }
     drop_db(&db).await;
 }
 
