@@ -146,10 +146,7 @@ pub async fn create(
         ));
     }
     if st.cluster.as_ref().is_some_and(|c| c.busy()) {
-        return Err(Refusal::new(
-            Code::ServerBusy,
-            "this server is too busy for a new lobby right now; try again in a few seconds",
-        ));
+        return Err(too_busy());
     }
     let (handle, lobby) = st.registry.create(settings, host.hash(), ip)?;
     if let Some(cluster) = &st.cluster {
@@ -168,10 +165,7 @@ pub async fn create(
             // A node that just gave its lobbies up holds no lease until its
             // next beat: busy, not broken.
             return Err(if lapsed {
-                Refusal::new(
-                    Code::ServerBusy,
-                    "this server is too busy for a new lobby right now; try again in a few seconds",
-                )
+                too_busy()
             } else {
                 Refusal::new(
                     Code::StorageUnavailable,
@@ -188,6 +182,15 @@ pub async fn create(
             host_token: host.reveal().to_string(),
         }),
     ))
+}
+
+/// The refusal of a new lobby by a cluster node that cannot take more work
+/// right now (its renewals are slow, or it holds no lease this moment).
+fn too_busy() -> Refusal {
+    Refusal::new(
+        Code::ServerBusy,
+        "this server is too busy for a new lobby right now; try again in a few seconds",
+    )
 }
 
 /// `GET /api/lobbies` answer.
