@@ -29,7 +29,7 @@ use crate::postgres::Columns;
 use crate::{Store, StoredGame};
 use catan_core::record::RecordedAction;
 use chrono::{DateTime, Utc};
-use sqlx::postgres::PgPool;
+use sqlx::postgres::{PgPool, PgRow};
 use sqlx::{PgConnection, Row};
 use std::collections::HashSet;
 use std::time::Duration;
@@ -165,6 +165,15 @@ pub(crate) fn pool(store: &Store) -> Result<&PgPool, StoreError> {
 
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
+}
+
+/// Each of `rows` read with `read`; a column that does not decode fails
+/// them all.
+fn read_all<T, C: FromIterator<T>>(
+    rows: &[PgRow],
+    read: impl FnMut(&PgRow) -> Result<T, sqlx::Error>,
+) -> Result<C, StoreError> {
+    Ok(rows.iter().map(read).collect::<Result<C, _>>()?)
 }
 
 /// A duration the database computed in milliseconds (negative: zero).
@@ -305,21 +314,18 @@ impl Store {
         .bind(ms(ttl))
         .fetch_all(pool(self)?)
         .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(NodeRecord {
-                    id: r.try_get("id")?,
-                    url: r.try_get("url")?,
-                    lobbies: r.try_get("lobbies")?,
-                    sockets: r.try_get("sockets")?,
-                    load: r.try_get("load")?,
-                    draining: r.try_get("draining")?,
-                    started: crate::format_time(r.try_get::<DateTime<Utc>, _>("started")?),
-                    beat_age_ms: r.try_get("age")?,
-                })
+        read_all(&rows, |r| {
+            Ok(NodeRecord {
+                id: r.try_get("id")?,
+                url: r.try_get("url")?,
+                lobbies: r.try_get("lobbies")?,
+                sockets: r.try_get("sockets")?,
+                load: r.try_get("load")?,
+                draining: r.try_get("draining")?,
+                started: crate::format_time(r.try_get::<DateTime<Utc>, _>("started")?),
+                beat_age_ms: r.try_get("age")?,
             })
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(StoreError::from)
+        })
     }
 
     /// Takes the lease of `lobby_id` for `holder`: a lobby never leased
@@ -462,10 +468,7 @@ impl Store {
         .bind(epochs)
         .fetch_all(pool(self)?)
         .await?;
-        rows.iter()
-            .map(|r| r.try_get("lobby_id"))
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(StoreError::from)
+        read_all(&rows, |r| r.try_get("lobby_id"))
     }
 
     /// [`Store::update_seats`] fenced like an append: the seats are written
@@ -605,16 +608,13 @@ impl Store {
         .bind(ms(ttl))
         .fetch_all(pool(self)?)
         .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(Orphan {
-                    game_id: r.try_get("id")?,
-                    orphaned_for: millis(r.try_get("age")?),
-                    holder_live: r.try_get("holder_live")?,
-                })
+        read_all(&rows, |r| {
+            Ok(Orphan {
+                game_id: r.try_get("id")?,
+                orphaned_for: millis(r.try_get("age")?),
+                holder_live: r.try_get("holder_live")?,
             })
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(StoreError::from)
+        })
     }
 
     /// Claims for `holder`, in one statement, the leases of those of `ids`
@@ -659,10 +659,9 @@ impl Store {
         .bind(holder.generation)
         .fetch_all(pool(self)?)
         .await?;
-        rows.iter()
-            .map(|r| Ok((r.try_get("lobby_id")?, epoch_of(r.try_get("epoch")?))))
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(StoreError::from)
+        read_all(&rows, |r| {
+            Ok((r.try_get("lobby_id")?, epoch_of(r.try_get("epoch")?)))
+        })
     }
 
     /// The published listings of every lobby with a live lease.
@@ -673,16 +672,13 @@ impl Store {
         )
         .fetch_all(pool(self)?)
         .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(Listing {
-                    lobby_id: r.try_get("lobby_id")?,
-                    public: r.try_get("public")?,
-                    info: r.try_get("info")?,
-                })
+        read_all(&rows, |r| {
+            Ok(Listing {
+                lobby_id: r.try_get("lobby_id")?,
+                public: r.try_get("public")?,
+                info: r.try_get("info")?,
             })
-            .collect::<Result<_, sqlx::Error>>()
-            .map_err(StoreError::from)
+        })
     }
 }
 
@@ -731,10 +727,7 @@ pub(crate) async fn append_fenced(
         .fetch_all(&mut *conn)
         .await
         .map_err(|e| classify_append(e, batch[0].0, batch[0].1.seq))?;
-    let stored: HashSet<Uuid> = rows
-        .iter()
-        .map(|r| r.try_get("game_id"))
-        .collect::<Result<_, sqlx::Error>>()?;
+    let stored: HashSet<Uuid> = read_all(&rows, |r| r.try_get("game_id"))?;
     Ok(batch
         .iter()
         .filter(|(g, _, e)| e.is_some() && !stored.contains(g))

@@ -30,22 +30,31 @@ pub(crate) const SUMMARY: &str = concat!(
     ", (SELECT count(*) FROM game_actions a WHERE a.game_id = games.id) AS n_actions"
 );
 
+/// The `game_actions` columns a [`crate::rows::StoredAction`] holds, as a
+/// literal so that [`ACTION`] can extend it with `concat!`.
+macro_rules! stored_action_columns {
+    () => {
+        "CAST(seat AS BIGINT) AS seat, CAST(action AS TEXT) AS action, \
+         CAST(outcome AS TEXT) AS outcome, stand_in"
+    };
+}
+
 /// What [`crate::decode::action_row`] reads: a `game_actions` row as a
 /// [`crate::rows::ActionRow`].
-pub(crate) const ACTION: &str = "seq, CAST(seat AS BIGINT) AS seat, \
-    CAST(action AS TEXT) AS action, CAST(outcome AS TEXT) AS outcome, time, stand_in";
+pub(crate) const ACTION: &str = concat!("seq, time, ", stored_action_columns!());
 
 /// What [`crate::decode::stored_action`] reads: what a logged action did,
 /// to compare with the action being settled.
-pub(crate) const STORED_ACTION: &str = "CAST(seat AS BIGINT) AS seat, \
-    CAST(action AS TEXT) AS action, CAST(outcome AS TEXT) AS outcome, stand_in";
+pub(crate) const STORED_ACTION: &str = stored_action_columns!();
 
-/// The columns a new game's INSERT writes, in the order the backends bind
-/// a [`crate::rows::NewGameRow`] (`status` is the literal `'in_progress'`).
+/// The columns a new game's INSERT writes, in the order
+/// [`crate::writes::create_game`] binds a [`crate::rows::NewGameRow`]
+/// (`status` is the literal `'in_progress'`).
 pub(crate) const NEW_GAME: &str = "id, created, options, rules_version, seed_commitment, \
     seed, salt, seats, player_names, status, opener, lobby";
 
-/// The columns an action's INSERT writes, in the order the backends bind a
+/// The columns an action's INSERT writes, in the order the inserts
+/// ([`crate::writes::insert_action`], the PostgreSQL batches) bind a
 /// [`crate::rows::NewActionRow`] after the game id.
 pub(crate) const NEW_ACTION: &str = "game_id, seq, seat, action, outcome, time, stand_in";
 

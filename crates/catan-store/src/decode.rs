@@ -7,7 +7,7 @@
 
 use crate::error::StoreError;
 use crate::model::parse_time;
-use crate::rows::{ActionRow, GameRow, StoredAction};
+use crate::rows::{ActionRow, GameRow, StartColumns, StoredAction};
 use chrono::{DateTime, Utc};
 use sqlx::postgres::PgRow;
 use sqlx::sqlite::SqliteRow;
@@ -102,19 +102,21 @@ impl ReadRow for SqliteRow {
 /// A row of [`crate::columns::GAME`].
 pub(crate) fn game_row(r: &impl ReadRow) -> Result<GameRow, StoreError> {
     Ok(GameRow {
-        id: r.uuid("id")?,
-        created: r.time("created")?,
-        options: r.text("options")?,
-        rules_version: r.text("rules_version")?,
-        seed_commitment: r.text("seed_commitment")?,
-        seed: r.text("seed")?,
-        salt: r.text("salt")?,
+        start: StartColumns {
+            id: r.uuid("id")?,
+            created: r.time("created")?,
+            options: r.text("options")?,
+            rules_version: r.text("rules_version")?,
+            seed_commitment: r.text("seed_commitment")?,
+            seed: r.text("seed")?,
+            salt: r.text("salt")?,
+            opener: r.opt_text("opener")?,
+            lobby: r.text("lobby")?,
+        },
         seats: r.text("seats")?,
         status: r.text("status")?,
         result: r.opt_text("result")?,
-        opener: r.opt_text("opener")?,
         finished: r.opt_time("finished")?,
-        lobby: r.text("lobby")?,
     })
 }
 
@@ -127,11 +129,8 @@ pub(crate) fn summary_row(r: &impl ReadRow) -> Result<(GameRow, i64), StoreError
 pub(crate) fn action_row(r: &impl ReadRow) -> Result<ActionRow, StoreError> {
     Ok(ActionRow {
         seq: r.int("seq")?,
-        seat: r.int("seat")?,
-        action: r.text("action")?,
-        outcome: r.text("outcome")?,
         time: r.time("time")?,
-        stand_in: r.flag("stand_in")?,
+        what: stored_action(r)?,
     })
 }
 

@@ -19,6 +19,7 @@ mod batch;
 mod cluster;
 mod columns;
 mod decode;
+mod dialect;
 mod error;
 mod model;
 mod postgres;
@@ -27,6 +28,7 @@ mod rooms;
 mod rows;
 mod sqlite;
 mod within;
+mod writes;
 
 pub use batch::{BatchObserver, GroupCommit, GroupCommitConfig};
 pub use cluster::{
@@ -37,7 +39,7 @@ pub use model::{GamePage, GameSummary, MAX_PER_PAGE, StoredGame, format_time, ha
 
 use catan_core::record::{GameRecord, GameResult, GameStatus, RecordedAction};
 use chrono::{DateTime, Utc};
-use sqlx::{PgPool, SqlitePool};
+use sqlx::{PgPool, Postgres, Sqlite, SqlitePool};
 use std::time::Duration;
 use uuid::Uuid;
 
@@ -146,8 +148,8 @@ impl Store {
     pub async fn create_game(&self, game: &StoredGame) -> Result<(), StoreError> {
         let row = rows::NewGameRow::of(game)?;
         match self {
-            Store::Postgres(p) => postgres::create_game(p, &row).await,
-            Store::Sqlite(p) => sqlite::create_game(p, &row).await,
+            Store::Postgres(p) => writes::create_game(p, &row).await,
+            Store::Sqlite(p) => writes::create_game(p, &row).await,
         }
     }
 
@@ -160,15 +162,15 @@ impl Store {
         // Checked before anything is deleted: an invalid game replaces nothing.
         let row = rows::NewGameRow::of(game)?;
         let deleted = match self {
-            Store::Postgres(p) => postgres::delete_unplayed(p, row.id).await?,
-            Store::Sqlite(p) => sqlite::delete_unplayed(p, row.id).await?,
+            Store::Postgres(p) => writes::delete_unplayed(p, row.start.id).await?,
+            Store::Sqlite(p) => writes::delete_unplayed(p, row.start.id).await?,
         };
         if !deleted {
-            return Err(StoreError::DuplicateGame(row.id));
+            return Err(StoreError::DuplicateGame(row.start.id));
         }
         match self {
-            Store::Postgres(p) => postgres::create_game(p, &row).await,
-            Store::Sqlite(p) => sqlite::create_game(p, &row).await,
+            Store::Postgres(p) => writes::create_game(p, &row).await,
+            Store::Sqlite(p) => writes::create_game(p, &row).await,
         }
     }
 
@@ -182,8 +184,8 @@ impl Store {
         action: &RecordedAction,
     ) -> Result<(), StoreError> {
         match self {
-            Store::Postgres(p) => postgres::append_action(p, game_id, action).await,
-            Store::Sqlite(p) => sqlite::append_action(p, game_id, action).await,
+            Store::Postgres(p) => writes::insert_action(p, game_id, action, false).await,
+            Store::Sqlite(p) => writes::insert_action(p, game_id, action, false).await,
         }
     }
 
@@ -267,12 +269,14 @@ impl Store {
                     if !cluster::holds(&mut tx, game_id, epoch).await? {
                         // Taken over: whatever the log holds is the new
                         // owner's to read; this writer adds nothing.
-                        return match postgres::is_present(&mut tx, game_id, action).await? {
+                        let present =
+                            writes::is_present::<Postgres>(&mut tx, game_id, action).await?;
+                        return match present {
                             true => Ok(()),
                             false => Err(StoreError::Fenced { game_id }),
                         };
                     }
-                    postgres::ensure_action(&mut tx, game_id, action).await?;
+                    writes::ensure_action::<Postgres>(&mut tx, game_id, action).await?;
                     tx.commit().await?;
                     Ok(())
                 })
@@ -296,13 +300,13 @@ impl Store {
         match self {
             Store::Postgres(p) => {
                 within::within(p, deadline, async |c| {
-                    postgres::ensure_action(c, game_id, action).await
+                    writes::ensure_action::<Postgres>(c, game_id, action).await
                 })
                 .await
             }
             Store::Sqlite(p) => {
                 within::within(p, deadline, async |c| {
-                    sqlite::ensure_action(c, game_id, action).await
+                    writes::ensure_action::<Sqlite>(c, game_id, action).await
                 })
                 .await
             }
@@ -324,8 +328,8 @@ impl Store {
             ));
         }
         match self {
-            Store::Postgres(p) => postgres::finish_game(p, game_id, status, result, at).await,
-            Store::Sqlite(p) => sqlite::finish_game(p, game_id, status, result, at).await,
+            Store::Postgres(p) => writes::finish_game(p, game_id, status, result, at).await,
+            Store::Sqlite(p) => writes::finish_game(p, game_id, status, result, at).await,
         }
     }
 
@@ -335,8 +339,8 @@ impl Store {
     pub async fn update_seats(&self, game: &StoredGame) -> Result<(), StoreError> {
         let seats = rows::SeatColumns::of(game)?;
         match self {
-            Store::Postgres(p) => postgres::update_seats(p, game.id, &seats).await,
-            Store::Sqlite(p) => sqlite::update_seats(p, game.id, &seats).await,
+            Store::Postgres(p) => writes::update_seats(p, game.id, &seats).await,
+            Store::Sqlite(p) => writes::update_seats(p, game.id, &seats).await,
         }
     }
 
@@ -344,8 +348,8 @@ impl Store {
     /// the seats' token hashes and the lobby metadata. `None` if there is no such game.
     pub async fn load_game(&self, game_id: Uuid) -> Result<Option<StoredGame>, StoreError> {
         let rows = match self {
-            Store::Postgres(p) => postgres::load_game(p, game_id).await?,
-            Store::Sqlite(p) => sqlite::load_game(p, game_id).await?,
+            Store::Postgres(p) => queries::load_game(p, game_id).await?,
+            Store::Sqlite(p) => queries::load_game(p, game_id).await?,
         };
         rows.map(|(g, a)| g.into_stored(a)).transpose()
     }
@@ -359,7 +363,7 @@ impl Store {
             Store::Sqlite(p) => {
                 let mut rows = Vec::with_capacity(ids.len());
                 for &id in ids {
-                    rows.extend(sqlite::load_game(p, id).await?);
+                    rows.extend(queries::load_game(p, id).await?);
                 }
                 rows
             }

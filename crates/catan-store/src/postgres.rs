@@ -3,16 +3,22 @@
 //! `statement_timeout`, so a statement the server works on too long (locks,
 //! an overloaded server) is cancelled there and rolled back: a definite
 //! failure instead of a stuck writer.
+//!
+//! The statements it runs as SQLite does are in `writes.rs` and
+//! `queries.rs`, its way with their parameters in `dialect.rs`; here is
+//! what only it does: connecting, batches as one INSERT over arrays, and
+//! loading many games in two queries.
 
 use crate::StoreOptions;
 use crate::columns;
-use crate::decode::{ReadRow, action_row, game_row, stored_action};
-use crate::error::{StoreError, classify_append, classify_insert, known_game};
-use crate::rows::{ActionRow, GameRow, NewActionRow, NewGameRow, SeatColumns, json_text, seq_sql};
-use catan_core::record::{GameResult, GameStatus, RecordedAction};
+use crate::decode::{ReadRow, action_row, game_row};
+use crate::error::{StoreError, classify_append};
+use crate::rows::{ActionRow, GameRow, NewActionRow};
+use crate::writes;
+use catan_core::record::RecordedAction;
 use chrono::{DateTime, Utc};
 use sqlx::migrate::Migrator;
-use sqlx::postgres::{PgConnectOptions, PgConnection, PgPool, PgPoolOptions};
+use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 use std::str::FromStr;
 use uuid::Uuid;
 
@@ -36,89 +42,6 @@ pub(crate) async fn connect(url: &str, opts: &StoreOptions) -> Result<PgPool, St
         .await?;
     MIGRATOR.run(&pool).await?;
     Ok(pool)
-}
-
-pub(crate) async fn create_game(pool: &PgPool, g: &NewGameRow) -> Result<(), StoreError> {
-    sqlx::query(&format!(
-        "INSERT INTO games ({}) VALUES ($1, $2, $3::jsonb, $4, $5, $6, $7, $8::jsonb, $9, \
-         'in_progress', $10::jsonb, $11::jsonb)",
-        columns::NEW_GAME
-    ))
-    .bind(g.id)
-    .bind(g.created)
-    .bind(&g.options)
-    .bind(&g.rules_version)
-    .bind(&g.seed_commitment)
-    .bind(&g.seed)
-    .bind(&g.salt)
-    .bind(&g.seats.seats)
-    .bind(&g.seats.player_names)
-    .bind(&g.opener)
-    .bind(&g.lobby)
-    .execute(pool)
-    .await
-    .map_err(|e| classify_insert(e, StoreError::DuplicateGame(g.id), g.id))?;
-    Ok(())
-}
-
-/// Deletes game `id` if it has no action; whether it did.
-pub(crate) async fn delete_unplayed(pool: &PgPool, id: Uuid) -> Result<bool, StoreError> {
-    let done = sqlx::query(
-        "DELETE FROM games WHERE id = $1 \
-         AND NOT EXISTS (SELECT 1 FROM game_actions WHERE game_id = $1)",
-    )
-    .bind(id)
-    .execute(pool)
-    .await?;
-    Ok(done.rows_affected() > 0)
-}
-
-/// One action in its own auto-committed statement.
-pub(crate) async fn append_action(
-    pool: &PgPool,
-    game_id: Uuid,
-    a: &RecordedAction,
-) -> Result<(), StoreError> {
-    insert_action(pool, game_id, a, false).await
-}
-
-/// Stores `a` unless `(game, seq)` is taken, then checks that what is stored
-/// there is `a` (an append that timed out may have committed meanwhile).
-pub(crate) async fn ensure_action(
-    conn: &mut PgConnection,
-    game_id: Uuid,
-    a: &RecordedAction,
-) -> Result<(), StoreError> {
-    insert_action(&mut *conn, game_id, a, true).await?;
-    if !is_present(conn, game_id, a).await? {
-        return Err(StoreError::Corrupt(format!(
-            "seq {} vanished from {game_id}",
-            a.seq
-        )));
-    }
-    Ok(())
-}
-
-/// Whether the log holds `a` at its seq (`false`: the seq is empty);
-/// [`StoreError::Conflict`] when another action holds it.
-pub(crate) async fn is_present(
-    conn: &mut PgConnection,
-    game_id: Uuid,
-    a: &RecordedAction,
-) -> Result<bool, StoreError> {
-    let row = sqlx::query(&format!(
-        "SELECT {} FROM game_actions WHERE game_id = $1 AND seq = $2",
-        columns::STORED_ACTION
-    ))
-    .bind(game_id)
-    .bind(seq_sql(a.seq)?)
-    .fetch_optional(&mut *conn)
-    .await?;
-    let Some(row) = row else {
-        return Ok(false);
-    };
-    stored_action(&row)?.check_is(game_id, a)?;
-    Ok(true)
 }
 
 /// A batch of actions as the column arrays of one `INSERT ... SELECT FROM
@@ -190,7 +113,7 @@ pub(crate) async fn append_batch<'e, E: sqlx::Executor<'e, Database = sqlx::Post
         return Ok(());
     }
     if let [(game_id, a)] = batch {
-        return insert_action(ex, *game_id, a, false).await;
+        return writes::insert_action(ex, *game_id, a, false).await;
     }
     let c = Columns::of(batch.iter().map(|(g, a)| (*g, a)))?;
     c.bind(sqlx::query(&format!(
@@ -220,97 +143,6 @@ fn taken_key(e: &sqlx::Error) -> Option<(Uuid, u64)> {
     let inner = detail.split_once("=(")?.1.split_once(')')?.0;
     let (game, seq) = inner.split_once(", ")?;
     Some((Uuid::parse_str(game).ok()?, seq.parse().ok()?))
-}
-
-/// One INSERT; with `if_absent` a taken `(game, seq)` is no error.
-async fn insert_action<'e, E: sqlx::Executor<'e, Database = sqlx::Postgres>>(
-    ex: E,
-    game_id: Uuid,
-    a: &RecordedAction,
-    if_absent: bool,
-) -> Result<(), StoreError> {
-    let row = NewActionRow::of(a)?;
-    let on_conflict = if if_absent {
-        " ON CONFLICT (game_id, seq) DO NOTHING"
-    } else {
-        ""
-    };
-    sqlx::query(&format!(
-        "INSERT INTO game_actions ({}) VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7){on_conflict}",
-        columns::NEW_ACTION
-    ))
-    .bind(game_id)
-    .bind(row.seq)
-    .bind(i16::from(row.seat))
-    .bind(row.action)
-    .bind(row.outcome)
-    .bind(row.time)
-    .bind(row.stand_in)
-    .execute(ex)
-    .await
-    .map_err(|e| classify_append(e, game_id, a.seq))?;
-    Ok(())
-}
-
-pub(crate) async fn finish_game(
-    pool: &PgPool,
-    game_id: Uuid,
-    status: GameStatus,
-    result: Option<&GameResult>,
-    at: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    let done = sqlx::query(
-        "UPDATE games SET status = $2, result = $3::jsonb, finished = $4 WHERE id = $1",
-    )
-    .bind(game_id)
-    .bind(status.as_str())
-    .bind(result.map(json_text).transpose()?)
-    .bind(at)
-    .execute(pool)
-    .await?;
-    known_game(done.rows_affected(), game_id)
-}
-
-pub(crate) async fn update_seats(
-    pool: &PgPool,
-    game_id: Uuid,
-    seats: &SeatColumns,
-) -> Result<(), StoreError> {
-    let done = sqlx::query("UPDATE games SET seats = $2::jsonb, player_names = $3 WHERE id = $1")
-        .bind(game_id)
-        .bind(&seats.seats)
-        .bind(&seats.player_names)
-        .execute(pool)
-        .await?;
-    known_game(done.rows_affected(), game_id)
-}
-
-pub(crate) async fn load_game(
-    pool: &PgPool,
-    game_id: Uuid,
-) -> Result<Option<(GameRow, Vec<ActionRow>)>, StoreError> {
-    let Some(row) = sqlx::query(&format!(
-        "SELECT {} FROM games WHERE id = $1",
-        columns::GAME
-    ))
-    .bind(game_id)
-    .fetch_optional(pool)
-    .await?
-    else {
-        return Ok(None);
-    };
-    let game = game_row(&row)?;
-    let actions = sqlx::query(&format!(
-        "SELECT {} FROM game_actions WHERE game_id = $1 ORDER BY seq",
-        columns::ACTION
-    ))
-    .bind(game_id)
-    .fetch_all(pool)
-    .await?
-    .iter()
-    .map(action_row)
-    .collect::<Result<Vec<_>, _>>()?;
-    Ok(Some((game, actions)))
 }
 
 /// The games among `ids` that are stored, with their logs: two queries
@@ -346,7 +178,7 @@ pub(crate) async fn load_games(
     Ok(games
         .into_iter()
         .map(|g| {
-            let log = logs.remove(&g.id).unwrap_or_default();
+            let log = logs.remove(&g.start.id).unwrap_or_default();
             (g, log)
         })
         .collect())

@@ -12,6 +12,7 @@ use crate::Store;
 use crate::cluster::{epoch_sql, pool};
 use crate::error::StoreError;
 use sqlx::Row;
+use sqlx::postgres::PgRow;
 use uuid::Uuid;
 
 impl Store {
@@ -42,11 +43,7 @@ impl Store {
         .bind(epoch_sql(epoch)?)
         .fetch_one(pool(self)?)
         .await?;
-        if row.try_get::<bool, _>("done")? {
-            Ok(())
-        } else {
-            Err(StoreError::Fenced { game_id: lobby_id })
-        }
+        fence_held(&row, "done", lobby_id)
     }
 
     /// Deletes lobby `lobby_id`'s waiting room (its game started, or it
@@ -66,11 +63,7 @@ impl Store {
         .bind(epoch_sql(epoch)?)
         .fetch_one(pool(self)?)
         .await?;
-        if row.try_get::<bool, _>("held")? {
-            Ok(())
-        } else {
-            Err(StoreError::Fenced { game_id: lobby_id })
-        }
+        fence_held(&row, "held", lobby_id)
     }
 
     /// Lobby `lobby_id`'s stored waiting room, if it has one and no game
@@ -86,5 +79,14 @@ impl Store {
         .bind(lobby_id)
         .fetch_optional(pool(self)?)
         .await?)
+    }
+}
+
+/// `Ok` if the statement's fence held (its boolean column `col` is true);
+/// [`StoreError::Fenced`] if `lobby_id`'s lease has moved to another epoch.
+fn fence_held(row: &PgRow, col: &str, lobby_id: Uuid) -> Result<(), StoreError> {
+    match row.try_get::<bool, _>(col)? {
+        true => Ok(()),
+        false => Err(StoreError::Fenced { game_id: lobby_id }),
     }
 }

@@ -73,8 +73,11 @@ fn seats(text: &str) -> Result<(Vec<SeatRecord>, Vec<Option<String>>), StoreErro
         .unzip())
 }
 
-/// The columns of a new `games` row (status `in_progress`, no result).
-pub(crate) struct NewGameRow {
+/// The `games` columns a game gets when it starts and keeps from then on:
+/// all but its seats (which change hands) and its status, result and end
+/// (which [`crate::Store::finish_game`] writes). Shared by the row written
+/// ([`NewGameRow`]) and the row read ([`GameRow`]).
+pub(crate) struct StartColumns {
     pub id: Uuid,
     pub created: DateTime<Utc>,
     pub options: String,
@@ -82,9 +85,14 @@ pub(crate) struct NewGameRow {
     pub seed_commitment: String,
     pub seed: String,
     pub salt: String,
-    pub seats: SeatColumns,
     pub opener: Option<String>,
     pub lobby: String,
+}
+
+/// The columns of a new `games` row (status `in_progress`, no result).
+pub(crate) struct NewGameRow {
+    pub start: StartColumns,
+    pub seats: SeatColumns,
 }
 
 impl NewGameRow {
@@ -113,45 +121,37 @@ impl NewGameRow {
             return invalid("the seed commitment is not the seed's".into());
         }
         Ok(NewGameRow {
-            id: game.id,
-            created: parse_time(&r.created).map_err(StoreError::Invalid)?,
-            options: json_text(&r.options)?,
-            rules_version: r.rules_version.clone(),
-            seed_commitment: r.seed_commitment.clone(),
-            seed: seed.seed.to_string(),
-            salt: seed.salt.clone(),
+            start: StartColumns {
+                id: game.id,
+                created: parse_time(&r.created).map_err(StoreError::Invalid)?,
+                options: json_text(&r.options)?,
+                rules_version: r.rules_version.clone(),
+                seed_commitment: r.seed_commitment.clone(),
+                seed: seed.seed.to_string(),
+                salt: seed.salt.clone(),
+                opener: r.opener.as_ref().map(json_text).transpose()?,
+                lobby: json_text(&game.lobby)?,
+            },
             seats: SeatColumns::of(game)?,
-            opener: r.opener.as_ref().map(json_text).transpose()?,
-            lobby: json_text(&game.lobby)?,
         })
     }
 }
 
 /// A `games` row, JSON columns as text.
 pub(crate) struct GameRow {
-    pub id: Uuid,
-    pub created: DateTime<Utc>,
-    pub options: String,
-    pub rules_version: String,
-    pub seed_commitment: String,
-    pub seed: String,
-    pub salt: String,
+    pub start: StartColumns,
     pub seats: String,
     pub status: String,
     pub result: Option<String>,
-    pub opener: Option<String>,
     pub finished: Option<DateTime<Utc>>,
-    pub lobby: String,
 }
 
 /// A `game_actions` row, JSON columns as text.
 pub(crate) struct ActionRow {
     pub seq: i64,
-    pub seat: i64,
-    pub action: String,
-    pub outcome: String,
     pub time: DateTime<Utc>,
-    pub stand_in: bool,
+    /// What the action did.
+    pub what: StoredAction,
 }
 
 /// The columns of a new `game_actions` row but its game id, checked and
@@ -189,29 +189,39 @@ pub(crate) fn json_text<T: Serialize>(v: &T) -> Result<String, StoreError> {
     serde_json::to_string(v).map_err(|e| StoreError::Invalid(e.to_string()))
 }
 
+/// JSON column `what`'s text as a `T`; text that does not parse is
+/// corrupt data.
 fn json<T: DeserializeOwned>(what: &str, text: &str) -> Result<T, StoreError> {
     serde_json::from_str(text).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
 }
 
+/// A nullable JSON column, `None` when NULL.
+fn opt_json<T: DeserializeOwned>(what: &str, text: Option<&str>) -> Result<Option<T>, StoreError> {
+    text.map(|t| json(what, t)).transpose()
+}
+
+/// The `status` column's text as a status.
 fn status(s: &str) -> Result<GameStatus, StoreError> {
     GameStatus::parse(s).ok_or_else(|| StoreError::Corrupt(format!("unknown status {s:?}")))
 }
 
 impl ActionRow {
+    /// The action as its record holds it.
     fn into_recorded(self) -> Result<RecordedAction, StoreError> {
-        let action: Action = json("action", &self.action)?;
-        let outcome: Outcome = json("outcome", &self.outcome)?;
+        let w = self.what;
+        let action: Action = json("action", &w.action)?;
+        let outcome: Outcome = json("outcome", &w.outcome)?;
         Ok(RecordedAction {
             seq: u64::try_from(self.seq)
                 .map_err(|_| StoreError::Corrupt(format!("negative seq {}", self.seq)))?,
             seat: Seat(
-                u8::try_from(self.seat)
-                    .map_err(|_| StoreError::Corrupt(format!("seat {} out of range", self.seat)))?,
+                u8::try_from(w.seat)
+                    .map_err(|_| StoreError::Corrupt(format!("seat {} out of range", w.seat)))?,
             ),
             action,
             outcome,
             time: format_time(self.time),
-            stand_in: self.stand_in,
+            stand_in: w.stand_in,
         })
     }
 }
@@ -220,41 +230,34 @@ impl GameRow {
     /// The game with its full record (seed included) for the server.
     pub(crate) fn into_stored(self, actions: Vec<ActionRow>) -> Result<StoredGame, StoreError> {
         let (seats, token_hashes) = seats(&self.seats)?;
-        let lobby = json("lobby", &self.lobby)?;
-        let seed = self
+        let start = self.start;
+        let lobby = json("lobby", &start.lobby)?;
+        let seed = start
             .seed
             .parse::<u64>()
-            .map_err(|e| StoreError::Corrupt(format!("seed {:?}: {e}", self.seed)))?;
+            .map_err(|e| StoreError::Corrupt(format!("seed {:?}: {e}", start.seed)))?;
         let record = GameRecord {
             format: FORMAT_VERSION,
-            game_id: self.id.to_string(),
-            created: format_time(self.created),
-            rules_version: self.rules_version,
-            options: json("options", &self.options)?,
+            game_id: start.id.to_string(),
+            created: format_time(start.created),
+            rules_version: start.rules_version,
+            options: json("options", &start.options)?,
             seats,
-            seed_commitment: self.seed_commitment,
+            seed_commitment: start.seed_commitment,
             seed: Some(SeedReveal {
                 seed,
-                salt: self.salt,
+                salt: start.salt,
             }),
             status: status(&self.status)?,
-            result: self
-                .result
-                .as_deref()
-                .map(|r| json("result", r))
-                .transpose()?,
-            opener: self
-                .opener
-                .as_deref()
-                .map(|r| json("opener", r))
-                .transpose()?,
+            result: opt_json("result", self.result.as_deref())?,
+            opener: opt_json("opener", start.opener.as_deref())?,
             actions: actions
                 .into_iter()
                 .map(ActionRow::into_recorded)
                 .collect::<Result<_, _>>()?,
         };
         Ok(StoredGame {
-            id: self.id,
+            id: start.id,
             record,
             token_hashes,
             lobby,
@@ -265,17 +268,13 @@ impl GameRow {
     pub(crate) fn into_summary(self, actions: i64) -> Result<GameSummary, StoreError> {
         let (seats, _) = seats(&self.seats)?;
         Ok(GameSummary {
-            id: self.id,
-            created: format_time(self.created),
+            id: self.start.id,
+            created: format_time(self.start.created),
             finished: self.finished.map(format_time),
             status: status(&self.status)?,
-            options: json("options", &self.options)?,
+            options: json("options", &self.start.options)?,
             seats,
-            result: self
-                .result
-                .as_deref()
-                .map(|r| json("result", r))
-                .transpose()?,
+            result: opt_json("result", self.result.as_deref())?,
             actions: u64::try_from(actions).unwrap_or(0),
         })
     }
