@@ -9,11 +9,11 @@ use super::check::{Observed, Unanswered};
 use super::http::HttpConn;
 use super::metrics::Metrics;
 use super::net::Sources;
-use super::proto::{self, Incoming};
+use super::proto;
 use super::setup::{self, SEATS};
 use super::wsclient::{self, Event, Sink, Target};
 use catan_core::{Action, Seat};
-use catan_protocol::Code;
+use catan_protocol::{Code, ServerHead, ServerMsgKind};
 use futures_util::SinkExt;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -402,40 +402,47 @@ impl Driver {
         }
     }
 
-    async fn on_msg(&mut self, client: usize, epoch: u32, msg: Incoming, at: Instant) {
+    async fn on_msg(&mut self, client: usize, epoch: u32, msg: ServerHead, at: Instant) {
+        // `proto::parse` let through only messages that carry what their
+        // kind needs (a version, a refusal code).
+        let version = msg.version.unwrap_or_default();
         // What any socket saw, even a replaced one, counts for the check.
-        match &msg {
-            Incoming::Update { version, seat, .. } => {
-                self.observed.saw(*version, *seat);
+        match msg.kind {
+            ServerMsgKind::Update => {
+                self.observed.saw(version, msg.seat);
                 self.started = true;
             }
-            Incoming::Accepted { id, version } => {
+            ServerMsgKind::Accepted => {
+                let id = msg.id.as_deref().unwrap_or_default();
                 if let Some(u) = self.outstanding.remove(id) {
-                    self.observed.accept(*version, u.seat, u.action);
+                    self.observed.accept(version, u.seat, u.action);
                     Metrics::bump(&self.shared.metrics.actions_accepted);
                     if let Some(p) = self.pending.as_mut()
-                        && p.id == *id
+                        && p.id == id
                     {
                         p.answered = true;
                     }
                 }
             }
-            Incoming::Rejected { id, code, .. } => {
+            ServerMsgKind::Rejected => {
+                let Some(code) = msg.code else {
+                    return;
+                };
                 self.shared.metrics.error(code.as_str());
-                if let Some(id) = id {
+                if let Some(id) = msg.id.as_deref() {
                     if let Some(u) = self.outstanding.remove(id) {
-                        self.observed.refused(u, *code);
+                        self.observed.refused(u, code);
                     }
-                    if self.pending.as_ref().is_some_and(|p| p.id == *id) {
+                    if self.pending.as_ref().is_some_and(|p| p.id == id) {
                         self.pending = None;
                     }
                 }
-                if *code == Code::StaleVersion {
+                if code == Code::StaleVersion {
                     let rid = format!("r{}", self.next_id);
                     self.send(client, proto::resync(&rid)).await;
                 }
             }
-            Incoming::GameOver { .. } if !self.finished => {
+            ServerMsgKind::GameOver if !self.finished => {
                 self.finished = true;
                 Metrics::bump(&self.shared.metrics.games_finished);
             }
@@ -447,8 +454,8 @@ impl Driver {
         if c.epoch != epoch {
             return;
         }
-        match msg {
-            Incoming::Welcome => {
+        match msg.kind {
+            ServerMsgKind::Welcome => {
                 c.welcomed = true;
                 c.attempts = 0;
                 if c.ever_connected {
@@ -456,9 +463,9 @@ impl Driver {
                 }
                 c.ever_connected = true;
             }
-            Incoming::Snapshot { version, legal } => {
+            ServerMsgKind::Snapshot => {
                 c.version = Some(version);
-                c.legal = legal;
+                c.legal = msg.legal.unwrap_or_default();
                 self.started = true;
                 self.version = self.version.max(version);
                 // A resync past our pending action settles its fate; the
@@ -467,9 +474,9 @@ impl Driver {
                     self.pending = None;
                 }
             }
-            Incoming::Update { version, legal, .. } => {
+            ServerMsgKind::Update => {
                 c.version = Some(version);
-                c.legal = legal;
+                c.legal = msg.legal.unwrap_or_default();
                 self.version = self.version.max(version);
                 self.arrived(client, version, at);
             }

@@ -1,96 +1,33 @@
 //! The load tester's side of the WebSocket protocol (whose types are the
-//! `catan-protocol` crate's): what a bot sends, and the digest of a server
-//! message it acts on.
+//! `catan-protocol` crate's): what a bot sends, and the check of a server
+//! message's head before the bot acts on it.
 //!
 //! Server messages are read as a [`ServerHead`], which skips `view`,
 //! `events` and `lobby` unparsed: a load generator sharing two cores with
 //! the server must not spend them building full views.
 
-use catan_core::{Action, Seat};
-use catan_protocol::{ClientMsg, Code, PROTOCOL_VERSION, ServerHead, ServerMsgKind, Token};
+use catan_core::Action;
+use catan_protocol::{ClientMsg, PROTOCOL_VERSION, ServerHead, ServerMsgKind, Token};
 
-/// A server message, as far as the load test cares.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Incoming {
-    /// The hello was accepted.
-    Welcome,
-    /// The whole game for this viewer.
-    Snapshot {
-        /// Actions applied so far.
-        version: u64,
-        /// What this seat may do.
-        legal: Vec<Action>,
-    },
-    /// Something happened.
-    Update {
-        /// The version after it.
-        version: u64,
-        /// Who acted (none for the start).
-        seat: Option<Seat>,
-        /// Whether a stand-in acted.
-        stand_in: bool,
-        /// What this seat may do now.
-        legal: Vec<Action>,
-    },
-    /// A request succeeded.
-    Accepted {
-        /// The request id.
-        id: String,
-        /// The version after it.
-        version: u64,
-    },
-    /// A request was refused.
-    Rejected {
-        /// The request id, if any.
-        id: Option<String>,
-        /// The refusal code.
-        code: Code,
-        /// The explanation.
-        message: String,
-    },
-    /// The game ended.
-    GameOver {
-        /// The final version.
-        version: u64,
-    },
-    /// Lobby, presence, chat, history: nothing the bot acts on.
-    Other,
-}
-
-/// Parses one text frame from the server.
-pub fn parse(text: &str) -> Result<Incoming, String> {
+/// Reads one text frame from the server: its head, once it is known to
+/// carry what its kind needs (a version on every game step, a code on a
+/// refusal), so that the driver can act on it without checking again.
+pub fn parse(text: &str) -> Result<ServerHead, String> {
     let head = ServerHead::parse(text).map_err(|e| format!("bad server message: {e}"))?;
-    let kind = head.kind;
-    let need = |v: Option<u64>| v.ok_or_else(|| format!("{} without a version", kind.as_str()));
-    Ok(match kind {
-        ServerMsgKind::Welcome => Incoming::Welcome,
-        ServerMsgKind::Snapshot => Incoming::Snapshot {
-            version: need(head.version)?,
-            legal: head.legal.unwrap_or_default(),
-        },
-        ServerMsgKind::Update => Incoming::Update {
-            version: need(head.version)?,
-            seat: head.seat,
-            stand_in: head.stand_in,
-            legal: head.legal.unwrap_or_default(),
-        },
-        ServerMsgKind::Accepted => Incoming::Accepted {
-            id: head.id.unwrap_or_default(),
-            version: need(head.version)?,
-        },
-        ServerMsgKind::Rejected => Incoming::Rejected {
-            id: head.id,
-            code: head.code.ok_or("rejected without a code")?,
-            message: head.message.unwrap_or_default(),
-        },
-        ServerMsgKind::GameOver => Incoming::GameOver {
-            version: need(head.version)?,
-        },
-        ServerMsgKind::Lobby
-        | ServerMsgKind::History
-        | ServerMsgKind::Chat
-        | ServerMsgKind::Presence => Incoming::Other,
-    })
+    let versioned = matches!(
+        head.kind,
+        ServerMsgKind::Snapshot
+            | ServerMsgKind::Update
+            | ServerMsgKind::Accepted
+            | ServerMsgKind::GameOver
+    );
+    if versioned && head.version.is_none() {
+        return Err(format!("{} without a version", head.kind.as_str()));
+    }
+    if head.kind == ServerMsgKind::Rejected && head.code.is_none() {
+        return Err("rejected without a code".into());
+    }
+    Ok(head)
 }
 
 /// The `hello` message, with a seat token or none (spectator).
@@ -121,42 +58,29 @@ pub fn resync(id: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use catan_core::Seat;
+    use catan_protocol::Code;
 
-    /// `ServerHead`'s own tests show that views are skipped; these show
-    /// what the bot makes of each type.
+    /// `ServerHead`'s own tests show that views are skipped; this shows
+    /// which heads the bot takes and which it refuses.
     #[test]
-    fn digests_each_server_message() {
+    fn checks_each_server_message() {
         let text = r#"{"type":"update","version":7,"seat":2,"stand_in":true,
             "events":[],"view":{},"legal":[{"type":"end_turn"}]}"#;
-        assert_eq!(
-            parse(text).unwrap(),
-            Incoming::Update {
-                version: 7,
-                seat: Some(Seat(2)),
-                stand_in: true,
-                legal: vec![Action::EndTurn],
-            }
-        );
-        assert_eq!(
-            parse(r#"{"type":"accepted","id":"a1","version":8}"#).unwrap(),
-            Incoming::Accepted {
-                id: "a1".into(),
-                version: 8
-            }
-        );
-        assert!(matches!(
-            parse(r#"{"type":"rejected","id":null,"code":"stale_version","message":"m"}"#),
-            Ok(Incoming::Rejected {
-                id: None,
-                code: Code::StaleVersion,
-                ..
-            })
-        ));
-        assert_eq!(
-            parse(r#"{"type":"presence","seats":[],"spectators":1}"#).unwrap(),
-            Incoming::Other
-        );
+        let head = parse(text).unwrap();
+        assert_eq!(head.kind, ServerMsgKind::Update);
+        assert_eq!((head.version, head.seat), (Some(7), Some(Seat(2))));
+        assert!(head.stand_in);
+        assert_eq!(head.legal, Some(vec![Action::EndTurn]));
+        let head = parse(r#"{"type":"accepted","id":"a1","version":8}"#).unwrap();
+        assert_eq!((head.id.as_deref(), head.version), (Some("a1"), Some(8)));
+        let head =
+            parse(r#"{"type":"rejected","id":null,"code":"stale_version","message":"m"}"#).unwrap();
+        assert_eq!((head.id, head.code), (None, Some(Code::StaleVersion)));
+        let head = parse(r#"{"type":"presence","seats":[],"spectators":1}"#).unwrap();
+        assert_eq!(head.kind, ServerMsgKind::Presence);
         assert!(parse(r#"{"type":"update","seat":1}"#).is_err());
+        assert!(parse(r#"{"type":"rejected","id":"a2","message":"m"}"#).is_err());
         assert!(parse("not json").is_err());
     }
 

@@ -6,8 +6,8 @@
 
 use super::metrics::Metrics;
 use super::net;
-use super::proto::{self, Incoming};
-use catan_protocol::CloseReason;
+use super::proto;
+use catan_protocol::{CloseReason, ServerHead};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use std::net::{IpAddr, SocketAddr};
@@ -35,7 +35,7 @@ pub enum Event {
         /// Which connection of that client (a reconnect is a new epoch).
         epoch: u32,
         /// The message.
-        msg: Incoming,
+        msg: ServerHead,
         /// When it was read.
         at: Instant,
     },
