@@ -114,11 +114,13 @@ async fn resume_stored(
         tracing::error!(game_id = %id, %why, "cannot resume game");
         why
     };
-    let handle = registry.resume(stored).map_err(|e| fail(e.to_string()))?;
-    let over = handle
-        .info()
-        .await
-        .is_ok_and(|i| i.status == LobbyStatus::Finished);
+    registry.resume(stored).map_err(|e| fail(e.to_string()))?;
+    // The description the rebuilt actor published before it started, not a
+    // round trip to it: a takeover resumes its games one after another, and
+    // on a busy node each round trip waits for the actor's first turn.
+    let over = registry
+        .info(id)
+        .is_some_and(|i| i.status == LobbyStatus::Finished);
     tracing::info!(
         game_id = %id,
         actions = stored.record.actions.len(),
