@@ -11,8 +11,9 @@
 # machine lacks and then calls this script.
 #
 # Every stage must exist and pass: a stage script that is missing is a
-# failure, never a silent skip. Each stage's wall time and the total are
-# printed at the end.
+# failure, never a silent skip. The browser tests run in the background
+# beside the stages after the build; every other stage runs in turn. Each
+# stage's wall time and the total are printed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -54,6 +55,50 @@ browser_tests() {
   rm -rf "$web_data"
 }
 
+# The browser tests mostly wait (on the page, the server, the turn timer),
+# so they run beside the Rust tests and the smoke runs rather than after
+# them. They get a copy of the server binary: the later stages rebuild
+# target/debug/catan-server with other features while the browser tests'
+# server is running.
+browser_pid=""
+browser_log=target/test-logs/browser.log
+start_browser_tests() {
+  mkdir -p target/test-logs target/browser-server
+  cp target/debug/catan-server target/browser-server/catan-server
+  echo "== browser tests (in the background, log $browser_log)"
+  (
+    t=$SECONDS
+    rc=0
+    CATAN_SERVER_BIN="$PWD/target/browser-server/catan-server" browser_tests \
+      > "$browser_log" 2>&1 || rc=$?
+    echo "$((SECONDS - t))" > target/test-logs/browser.secs
+    exit "$rc"
+  ) &
+  browser_pid=$!
+}
+finish_browser_tests() {
+  echo "== browser tests (waiting for the background run)"
+  local rc=0
+  wait "$browser_pid" || rc=$?
+  browser_pid=""
+  if [ "$rc" -ne 0 ]; then
+    cat "$browser_log"
+    echo "test.sh: the browser tests failed (log above, $browser_log)" >&2
+    exit "$rc"
+  fi
+  tail -n 4 "$browser_log"
+  timings+=("$(printf '%5d s  %s' "$(cat target/test-logs/browser.secs)" \
+    "browser tests (beside the stages after cargo build)")")
+}
+# A failed stage must not leave the background run (playwright, its
+# browsers and its server) behind.
+kill_tree() {
+  local child
+  for child in $(pgrep -P "$1"); do kill_tree "$child"; done
+  kill "$1" 2>/dev/null || true
+}
+trap '[ -z "$browser_pid" ] || kill_tree "$browser_pid"' EXIT
+
 require scripts/web-test.sh
 require scripts/loadtest-smoke.sh
 require scripts/example-bot-test.sh
@@ -69,6 +114,7 @@ stage "cargo deny (licences, bans, sources, advisories)" bash scripts/deny.sh
 stage "cargo clippy" cargo clippy --workspace --all-targets --all-features -- -D warnings
 stage "cargo clippy (catan-cli without the load tester)" cargo clippy -p catan-cli --all-targets -- -D warnings
 stage "cargo build (binaries the tests run)" cargo build --workspace --bins --all-features
+start_browser_tests
 # Four test threads, not one a core: most integration tests wait on
 # sockets, child processes and PostgreSQL (a cluster test mostly waits for
 # leases to run out), so two threads leave the cores idle. The server's
@@ -78,10 +124,10 @@ stage "cargo test" cargo test --workspace --all-features -- --test-threads 4
 stage "catan check on the worked examples" check_examples
 stage "the example external bot plays a whole game (examples/python-bot)" bash scripts/example-bot-test.sh
 stage "our bots play a few games in Catanatron 3.2.1 (bench/catanatron)" sh bench/catanatron/smoke.sh
-stage "browser tests" browser_tests
 stage "load and fault smoke run" bash scripts/loadtest-smoke.sh
 stage "fuzzing the rules engine (30 s)" bash scripts/fuzz.sh 30
 stage "fuzzing the HTTP API against its OpenAPI document (30 s)" bash scripts/api-fuzz.sh 30
+finish_browser_tests
 
 echo
 echo "stage times:"

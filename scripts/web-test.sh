@@ -18,8 +18,12 @@ if [ ! -d web/node_modules/@playwright/test ]; then
   (cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
 fi
 
-echo "== cargo build -p catan-server"
-cargo build --quiet -p catan-server
+# CATAN_SERVER_BIN: a server binary built already (scripts/test.sh passes
+# a copy of its own); otherwise the debug build, made here.
+if [ -z "${CATAN_SERVER_BIN:-}" ]; then
+  echo "== cargo build -p catan-server"
+  cargo build --quiet -p catan-server
+fi
 
 echo "== playwright test (web)"
 cd web

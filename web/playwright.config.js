@@ -46,7 +46,9 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `${path.join(repo, 'target', 'debug', 'catan-server')}`,
+    // scripts/test.sh runs a copy of the binary (CATAN_SERVER_BIN), since
+    // it rebuilds target/debug/catan-server while these tests run.
+    command: process.env.CATAN_SERVER_BIN || path.join(repo, 'target', 'debug', 'catan-server'),
     cwd: repo,
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
