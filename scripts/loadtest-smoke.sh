@@ -13,6 +13,10 @@
 #   LOADTEST_GAMES      games per run (default 20)
 #   LOADTEST_DURATION   measured time of the load runs (default 15s)
 #   LOADTEST_PORT       loopback port for the spawned server (default 18090)
+#   LOADTEST_NO_BUILD   set: use target/$profile's binaries as they are
+#                       (scripts/test.sh has built them with every feature;
+#                       a build here, with other features, would compile
+#                       the dependencies again)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,7 +30,9 @@ case "$pg_base" in
   *) pg_base="postgres://postgres@127.0.0.1:5432/postgres" ;;
 esac
 
-if [ "$profile" = release ]; then
+if [ -n "${LOADTEST_NO_BUILD:-}" ]; then
+  :
+elif [ "$profile" = release ]; then
   cargo build --release -p catan-server -p catan-cli --features catan-cli/loadtest --bins
 else
   cargo build -p catan-server -p catan-cli --features catan-cli/loadtest --bins

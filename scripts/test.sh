@@ -11,8 +11,9 @@
 # machine lacks and then calls this script.
 #
 # Every stage must exist and pass: a stage script that is missing is a
-# failure, never a silent skip. The browser tests run in the background
-# beside the stages after the build; every other stage runs in turn. Each
+# failure, never a silent skip. The browser tests and the fuzzers run in
+# the background beside the stages after the build (see below); every
+# other stage runs in turn. Each
 # stage's wall time and the total are printed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,49 +56,65 @@ browser_tests() {
   rm -rf "$web_data"
 }
 
-# The browser tests mostly wait (on the page, the server, the turn timer),
-# so they run beside the Rust tests and the smoke runs rather than after
-# them. They get a copy of the server binary: the later stages rebuild
-# target/debug/catan-server with other features while the browser tests'
-# server is running.
-browser_pid=""
-browser_log=target/test-logs/browser.log
-start_browser_tests() {
-  mkdir -p target/test-logs target/browser-server
-  cp target/debug/catan-server target/browser-server/catan-server
-  echo "== browser tests (in the background, log $browser_log)"
+# background NAME TITLE COMMAND...: starts a stage beside the others, its output
+# in target/test-logs/NAME.log; `wait_for NAME` waits for it, prints the
+# log's tail (the whole log if it failed, and then fails the run) and
+# records its wall time.
+declare -A bg_pid bg_title
+background() {
+  local name=$1 title=$2
+  shift 2
+  mkdir -p target/test-logs
+  echo "== $title (in the background, log target/test-logs/$name.log)"
   (
     t=$SECONDS
     rc=0
-    CATAN_SERVER_BIN="$PWD/target/browser-server/catan-server" browser_tests \
-      > "$browser_log" 2>&1 || rc=$?
-    echo "$((SECONDS - t))" > target/test-logs/browser.secs
+    "$@" > "target/test-logs/$name.log" 2>&1 || rc=$?
+    echo "$((SECONDS - t))" > "target/test-logs/$name.secs"
     exit "$rc"
   ) &
-  browser_pid=$!
+  bg_pid[$name]=$!
+  bg_title[$name]=$title
 }
-finish_browser_tests() {
-  echo "== browser tests (waiting for the background run)"
-  local rc=0
-  wait "$browser_pid" || rc=$?
-  browser_pid=""
+wait_for() {
+  local name=$1 rc=0
+  echo "== ${bg_title[$name]} (waiting for the background run)"
+  wait "${bg_pid[$name]}" || rc=$?
+  unset "bg_pid[$name]"
   if [ "$rc" -ne 0 ]; then
-    cat "$browser_log"
-    echo "test.sh: the browser tests failed (log above, $browser_log)" >&2
+    cat "target/test-logs/$name.log"
+    echo "test.sh: ${bg_title[$name]} failed (log above, target/test-logs/$name.log)" >&2
     exit "$rc"
   fi
-  tail -n 4 "$browser_log"
-  timings+=("$(printf '%5d s  %s' "$(cat target/test-logs/browser.secs)" \
-    "browser tests (beside the stages after cargo build)")")
+  tail -n 4 "target/test-logs/$name.log"
+  timings+=("$(printf '%5d s  %s (in the background)' \
+    "$(cat "target/test-logs/$name.secs")" "${bg_title[$name]}")")
 }
-# A failed stage must not leave the background run (playwright, its
-# browsers and its server) behind.
+# A failed stage must not leave a background run (playwright, its
+# browsers, a fuzzer, their servers) behind.
 kill_tree() {
   local child
   for child in $(pgrep -P "$1"); do kill_tree "$child"; done
   kill "$1" 2>/dev/null || true
 }
-trap '[ -z "$browser_pid" ] || kill_tree "$browser_pid"' EXIT
+kill_background() {
+  local pid
+  for pid in "${bg_pid[@]}"; do kill_tree "$pid"; done
+}
+trap kill_background EXIT
+
+# The browser tests get a copy of the server binary: the test stage may
+# relink target/debug/catan-server while their server runs.
+browser_tests_on_a_copy() {
+  mkdir -p target/browser-server
+  cp target/debug/catan-server target/browser-server/catan-server
+  CATAN_SERVER_BIN="$PWD/target/browser-server/catan-server" browser_tests
+}
+
+fuzzing() {
+  bash scripts/fuzz.sh 30
+  bash scripts/api-fuzz.sh 30
+}
 
 require scripts/web-test.sh
 require scripts/loadtest-smoke.sh
@@ -114,7 +131,13 @@ stage "cargo deny (licences, bans, sources, advisories)" bash scripts/deny.sh
 stage "cargo clippy" cargo clippy --workspace --all-targets --all-features -- -D warnings
 stage "cargo clippy (catan-cli without the load tester)" cargo clippy -p catan-cli --all-targets -- -D warnings
 stage "cargo build (binaries the tests run)" cargo build --workspace --bins --all-features
-start_browser_tests
+# The browser tests mostly wait (on the page, the server, the turn timer),
+# and so do the Rust tests: the browser tests run beside every stage from
+# here on, and the fuzzers (their own build, then 30 s each) beside the
+# Rust tests once those are built.
+background browser "browser tests" browser_tests_on_a_copy
+stage "cargo test (building the tests)" cargo test --workspace --all-features --no-run
+background fuzzing "fuzzing the rules engine and the HTTP API against its OpenAPI document (30 s each)" fuzzing
 # Four test threads, not one a core: most integration tests wait on
 # sockets, child processes and PostgreSQL (a cluster test mostly waits for
 # leases to run out), so two threads leave the cores idle. The server's
@@ -124,10 +147,11 @@ stage "cargo test" cargo test --workspace --all-features -- --test-threads 4
 stage "catan check on the worked examples" check_examples
 stage "the example external bot plays a whole game (examples/python-bot)" bash scripts/example-bot-test.sh
 stage "our bots play a few games in Catanatron 3.2.1 (bench/catanatron)" sh bench/catanatron/smoke.sh
-stage "load and fault smoke run" bash scripts/loadtest-smoke.sh
-stage "fuzzing the rules engine (30 s)" bash scripts/fuzz.sh 30
-stage "fuzzing the HTTP API against its OpenAPI document (30 s)" bash scripts/api-fuzz.sh 30
-finish_browser_tests
+# The build stage made both binaries with every feature, the load tester's
+# included.
+stage "load and fault smoke run" env LOADTEST_NO_BUILD=1 bash scripts/loadtest-smoke.sh
+wait_for fuzzing
+wait_for browser
 
 echo
 echo "stage times:"
