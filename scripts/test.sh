@@ -41,6 +41,17 @@ require() {
   fi
 }
 
+# require_built FILE...: fails unless each FILE is an executable.
+require_built() {
+  local f
+  for f in "$@"; do
+    if [ ! -x "$f" ]; then
+      echo "test.sh: $f was not built" >&2
+      return 1
+    fi
+  done
+}
+
 check_examples() {
   for f in crates/catan-core/tests/scenarios/examples/*.json; do
     ./target/debug/catan check "$f" > /dev/null
@@ -103,8 +114,8 @@ kill_background() {
 }
 trap kill_background EXIT
 
-# The browser tests get a copy of the server binary: the test stage may
-# relink target/debug/catan-server while their server runs.
+# The browser tests get a copy of the server binary, so that no later
+# build (a developer's, beside a run) can relink it under their server.
 browser_tests_on_a_copy() {
   mkdir -p target/browser-server
   cp target/debug/catan-server target/browser-server/catan-server
@@ -130,13 +141,17 @@ stage "cargo deny (licences, bans, sources, advisories)" bash scripts/deny.sh
 # and tested too.
 stage "cargo clippy" cargo clippy --workspace --all-targets --all-features -- -D warnings
 stage "cargo clippy (catan-cli without the load tester)" cargo clippy -p catan-cli --all-targets -- -D warnings
-stage "cargo build (binaries the tests run)" cargo build --workspace --bins --all-features
+# One build of the tests and the binaries they run (`catan`, `catan-server`:
+# their packages have integration tests, so cargo builds them with the
+# tests' features). A `cargo build` of the binaries first compiled tokio,
+# sqlx and the workspace twice, since the tests' dev-dependencies turn on
+# more features of shared dependencies.
+stage "cargo test (building the tests and the binaries)" cargo test --workspace --all-features --no-run
+stage "the binaries the later stages run are built" require_built target/debug/catan target/debug/catan-server
 # The browser tests mostly wait (on the page, the server, the turn timer),
-# and so do the Rust tests: the browser tests run beside every stage from
-# here on, and the fuzzers (their own build, then 30 s each) beside the
-# Rust tests once those are built.
+# and so do the Rust tests: the browser tests and the fuzzers (their own
+# build, then 30 s each) run beside every stage from here on.
 background browser "browser tests" browser_tests_on_a_copy
-stage "cargo test (building the tests)" cargo test --workspace --all-features --no-run
 background fuzzing "fuzzing the rules engine and the HTTP API against its OpenAPI document (30 s each)" fuzzing
 # Four test threads, not one a core: most integration tests wait on
 # sockets, child processes and PostgreSQL (a cluster test mostly waits for
@@ -147,7 +162,7 @@ stage "cargo test" cargo test --workspace --all-features -- --test-threads 4
 stage "catan check on the worked examples" check_examples
 stage "the example external bot plays a whole game (examples/python-bot)" bash scripts/example-bot-test.sh
 stage "our bots play a few games in Catanatron 3.2.1 (bench/catanatron)" sh bench/catanatron/smoke.sh
-# The build stage made both binaries with every feature, the load tester's
+# The test build made both binaries with every feature, the load tester's
 # included.
 stage "load and fault smoke run" env LOADTEST_NO_BUILD=1 bash scripts/loadtest-smoke.sh
 wait_for fuzzing
