@@ -158,7 +158,11 @@ background fuzzing "fuzzing the rules engine and the HTTP API against its OpenAP
 # leases to run out), so two threads leave the cores idle. The server's
 # tests are one binary (crates/catan-server/tests/server/) so that all of
 # them share these threads.
-stage "cargo test" cargo test --workspace --all-features -- --test-threads 4
+# The load tester's end-to-end test drives the server binary this build
+# made (a `cargo build` of it would resolve other features and compile
+# much of the workspace again).
+stage "cargo test" env CATAN_LOADTEST_SERVER="$PWD/target/debug/catan-server" \
+  cargo test --workspace --all-features -- --test-threads 4
 stage "catan check on the worked examples" check_examples
 stage "the example external bot plays a whole game (examples/python-bot)" bash scripts/example-bot-test.sh
 stage "our bots play a few games in Catanatron 3.2.1 (bench/catanatron)" sh bench/catanatron/smoke.sh

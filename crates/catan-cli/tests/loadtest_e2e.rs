@@ -8,12 +8,23 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The `catan-server` binary next to `catan`, built (or brought up to
-/// date) with cargo so the test always drives the current server. Built
-/// as `scripts/test.sh` builds every binary (the whole workspace, all
-/// features): with other flags cargo would resolve other features for the
-/// shared dependencies and rebuild them all, minutes inside the test run.
+/// The `catan-server` binary the test drives: `CATAN_LOADTEST_SERVER` when
+/// set (`scripts/test.sh` passes the one its build of the tests made: a
+/// `cargo build` here resolves other features for the shared dependencies
+/// than the test build did and recompiled tokio, sqlx and the workspace,
+/// minutes inside the test run), else the one next to `catan`, built (or
+/// brought up to date) with cargo so the test always drives the current
+/// server.
 fn server_binary() -> PathBuf {
+    if let Some(given) = std::env::var_os("CATAN_LOADTEST_SERVER") {
+        let server = PathBuf::from(given);
+        assert!(
+            server.exists(),
+            "CATAN_LOADTEST_SERVER {} missing",
+            server.display()
+        );
+        return server;
+    }
     let catan = PathBuf::from(env!("CARGO_BIN_EXE_catan"));
     let dir = catan.parent().unwrap().to_path_buf();
     let profile_release = dir.ends_with("release");
