@@ -424,7 +424,11 @@ impl Beat {
     /// node.
     fn release_ended(&mut self) {
         let c = &self.cluster.inner;
-        let live: HashSet<Uuid> = c.registry.ids().into_iter().collect();
+        // Lobbies being loaded for a takeover are leased before they are
+        // registered, and leave the claiming set only once registered: read
+        // in this order, none of them looks missing.
+        let mut live: HashSet<Uuid> = self.cluster.claiming().iter().copied().collect();
+        live.extend(c.registry.ids());
         let missing: HashSet<Uuid> = c
             .leases
             .all()

@@ -12,6 +12,7 @@
 //! live node is asked for it when no reaper has. SIGTERM drains a node: its lobbies stop, their
 //! sockets close with 4010, and their leases are released for the others.
 
+mod batcher;
 mod beat;
 mod holder;
 pub mod leases;
@@ -19,6 +20,7 @@ mod reaper;
 pub mod route;
 mod seen;
 mod takeover;
+mod takers;
 
 use crate::lobby::LobbyHandle;
 use crate::registry::Registry;
@@ -93,12 +95,30 @@ struct Inner {
     reap_at: Mutex<Option<Instant>>,
     /// Wakes the reaper when `reap_at` moved earlier.
     reap_wake: tokio::sync::Notify,
-    /// Takeovers at once (the reaper's and the clients'): each holds a
-    /// database connection while it claims and loads, and waiting here
-    /// rather than for the pool keeps the journal's appends flowing (and
-    /// never times a takeover out waiting for a connection).
-    takeovers: tokio::sync::Semaphore,
+    /// Takeovers at once (the reaper's batches, the lookups' batches and
+    /// the lookups' lone claims): each holds a database connection while
+    /// it claims and loads, and waiting here rather than for the pool
+    /// keeps the journal's appends flowing (and never times a takeover out
+    /// waiting for a connection).
+    takeovers: Arc<tokio::sync::Semaphore>,
+    /// Lobbies lookups want taken over, for the batcher (`batcher`).
+    wants: batcher::Wants,
+    /// The live nodes as last read, for lookups of orphans (`takers`).
+    nodes: takers::NodeList,
+    /// Lookups that may wait at once (see `locate_gated`).
+    lookups: tokio::sync::Semaphore,
+    /// Lobbies claimed here and not yet live in the registry (their logs
+    /// are loading): the beat parks the leases of lobbies missing from the
+    /// registry, and must leave these alone (`takeover::Claiming`).
+    claiming: Mutex<HashSet<Uuid>>,
 }
+
+/// Lookups of lobbies not live here that may wait at once (each holds its
+/// client's connection, a file, while it waits): a quarter of the files a
+/// node has at the default limit of many systems (4,096) and few enough
+/// that a node holding 18,000 sockets under a 20,000-file limit survives
+/// the lookups of a dead node's 12,000 clients.
+const LOOKUPS_AT_ONCE: usize = 1_024;
 
 /// See `Inner::takeovers`: below the store's pool of ten connections.
 const TAKEOVERS_AT_ONCE: usize = 6;
@@ -216,6 +236,7 @@ impl Cluster {
             }
         };
         let key = store.cluster_key().await?;
+        let (wants, wanted) = batcher::queue();
         tracing::info!(node_id = %id, %url, "joined the cluster");
         let cluster = Cluster {
             inner: Arc::new(Inner {
@@ -238,11 +259,16 @@ impl Cluster {
                 seen: seen::Seen::new(lease / 3),
                 reap_at: Mutex::new(None),
                 reap_wake: tokio::sync::Notify::new(),
-                takeovers: tokio::sync::Semaphore::new(TAKEOVERS_AT_ONCE),
+                takeovers: Arc::new(tokio::sync::Semaphore::new(TAKEOVERS_AT_ONCE)),
+                wants,
+                nodes: takers::NodeList::default(),
+                lookups: tokio::sync::Semaphore::new(LOOKUPS_AT_ONCE),
+                claiming: Mutex::new(HashSet::new()),
             }),
         };
         // The registration holds the node's lease from when it was sent.
         tokio::spawn(reaper::run(cluster.clone()));
+        tokio::spawn(batcher::run(cluster.clone(), wanted));
         beat.handle()
             .spawn(beat::run(cluster.clone(), lost, registered + lease));
         Ok(cluster)
@@ -353,6 +379,14 @@ impl Cluster {
                 }
             }
         }
+        // A lookup past this point may wait (for its lobby's gate, a dead
+        // node's lease, a takeover) and holds its client's connection
+        // meanwhile: when a node dies, all of its clients ask at once, and
+        // unbounded waits would hold a file each, past the process's limit.
+        // The lookups beyond the bound are told to try again in a moment.
+        let Ok(_waiting) = self.inner.lookups.try_acquire() else {
+            return Ok(Located::Moving);
+        };
         let gate = self.gate(lobby);
         let found = self.take_turns(lobby, unreachable, &gate).await;
         self.ungate(lobby, &gate);
@@ -444,7 +478,9 @@ impl Cluster {
             return Ok(Found::Done(Located::There(url)));
         }
         let lease = self.inner.lease;
-        match self.inner.store.lease_owner(lobby).await? {
+        let owner = self.inner.store.lease_owner(lobby).await?;
+        let holder = owner.as_ref().and_then(|o| o.node_id.clone());
+        match owner {
             // Its holder beats but renews late (a busy database): still its
             // lobby, unless that node just could not be reached.
             Some(owner)
@@ -478,6 +514,17 @@ impl Cluster {
         }
         if self.draining() {
             return Ok(Found::Done(Located::Moving));
+        }
+        // Nobody serves it: it is one live node's share (`takers`), whose
+        // reaper takes it over, and so does that node when this lookup is
+        // sent there. This node takes its own share, and another's only
+        // when that node could not be reached.
+        if holder.as_deref() != Some(self.id())
+            && let Some(url) = self
+                .taker_elsewhere(lobby, holder.as_deref(), unreachable)
+                .await
+        {
+            return Ok(Found::Done(Located::There(url)));
         }
         self.take_over(lobby).await.map(Found::Done)
     }

@@ -5,7 +5,7 @@
 //! a lookup found a lobby's node gone and asked for a look at the moment
 //! that node's leases run out (`Cluster::reap_at`).
 //!
-//! Each orphan has one taker among the live nodes (`takeover::taker`,
+//! Each orphan has one taker among the live nodes (`takers::taker`,
 //! rendezvous hashing over the same node list on every node): each node
 //! takes its own share first, so two survivors take a dead node's lobbies
 //! half each, at once, without claiming the same rows. An orphan its taker
@@ -15,7 +15,7 @@
 //! being served, and its clients, for nothing.
 
 use super::Cluster;
-use super::takeover::taker;
+use super::takers::taker;
 use catan_store::Orphan;
 use std::time::Duration;
 use tokio::time::Instant;

@@ -1,27 +1,52 @@
-//! Taking lobbies over from their logs: one at a time for a lookup that
-//! found nobody serving its lobby, or many at once for the reaper (one
-//! statement claims them all, two queries per batch load their logs), and
-//! which live node should take an orphan over (rendezvous hashing), so that
-//! a dead node's lobbies split evenly between the survivors without them
-//! having to talk.
+//! Taking lobbies over from their logs, in batches: one statement claims
+//! up to [`LOAD_BATCH`] games, two queries load their logs, and the games
+//! resume here. The reaper takes a dead node's lobbies in such batches, and
+//! so do lookups (`batcher`: the lobbies lookups want are gathered while
+//! they wait for a turn), since a dead node's clients all look their
+//! lobbies up at once and one claim, one load and one answer a lobby left
+//! the takeover turns queued for seconds (docs/PERFORMANCE.md, "Recovery
+//! at 3,000 games per node"). What a batch cannot take (a waiting room, a
+//! lobby another node was faster to) is looked at one at a time.
 
 use super::{Cluster, Located};
+use crate::lobby::LobbyHandle;
 use catan_store::{Claim, Lease, StoreError};
 use std::collections::HashMap;
+use tokio::sync::OwnedSemaphorePermit;
 use uuid::Uuid;
 
-/// Games loaded and resumed per query of a batch takeover.
-const LOAD_BATCH: usize = 50;
-/// Batches of a takeover loaded at once (each holds a takeover permit and
-/// a database connection while it loads).
+/// Most games claimed and loaded in one batch.
+pub(super) const LOAD_BATCH: usize = 50;
+/// The reaper's batches under way at once (each holds a takeover turn and
+/// a database connection while it claims and loads).
 const BATCHES_AT_ONCE: usize = 2;
 
+/// Who asked for a batch (for the log).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum By {
+    /// The reaper, for orphans nobody asked for yet.
+    Reaper,
+    /// Lookups of clients whose lobby nobody serves.
+    Lookups,
+}
+
 impl Cluster {
-    /// Claims `lobby` and resumes it from its log.
+    /// Claims `lobby` and resumes it from its log: in a batch with other
+    /// lookups' lobbies, or alone when the batch did not take it.
     pub(super) async fn take_over(&self, lobby: Uuid) -> Result<Located, StoreError> {
+        if let Some(handle) = self.batched(lobby).await {
+            return Ok(Located::Here(handle));
+        }
+        self.take_one(lobby).await
+    }
+
+    /// Claims `lobby` alone and resumes it from its log (a game in
+    /// progress, or a stored waiting room), or says where it is.
+    async fn take_one(&self, lobby: Uuid) -> Result<Located, StoreError> {
         let store = &self.inner.store;
         // Never closed, so acquiring cannot fail.
         let _turn = self.inner.takeovers.acquire().await;
+        let _claiming = Claiming::new(self, vec![lobby]);
         match store.claim_game(lobby, self.holder()?).await? {
             Claim::Won(epoch) => self.inner.leases.insert(lobby, epoch),
             // This node gave its lobbies up a moment ago and has no lease
@@ -63,117 +88,132 @@ impl Cluster {
     }
 
     /// Takes over those of `ids` nobody serves and no lookup here is busy
-    /// with: claims them in one statement, then loads and resumes them in
-    /// batches, holding each lobby's lookup gate until it is live here (so
-    /// that its clients' lookups find it here instead of claiming it). How
-    /// many are now served here.
+    /// with, in batches of [`LOAD_BATCH`], each batch holding its lobbies'
+    /// lookup gates until they are live here (so that their clients'
+    /// lookups find them here instead of claiming them). How many are now
+    /// served here.
     pub(super) async fn take_many(&self, ids: &[Uuid]) -> usize {
         use futures_util::StreamExt;
-        let mut gates = HashMap::with_capacity(ids.len());
-        for &id in ids {
-            if self.inner.registry.get(id).is_some() {
-                continue;
-            }
-            let gate = self.gate(id);
-            match gate.clone().try_lock_owned() {
-                Ok(turn) => {
-                    gates.insert(id, (gate, turn));
-                }
-                // A lookup here is on it.
-                Err(_) => self.ungate(id, &gate),
-            }
-        }
-        let want: Vec<Uuid> = gates.keys().copied().collect();
-        let won = {
-            let _turn = self.inner.takeovers.acquire().await;
-            match self.holder() {
-                Ok(holder) => self.inner.store.claim_games(&want, holder).await,
-                Err(e) => Err(e),
-            }
-        };
-        let won = match won {
-            Ok(won) => won,
-            Err(e) => {
-                tracing::warn!(error = %e, games = want.len(), "cannot claim orphaned games");
-                Vec::new()
-            }
-        };
-        for &(id, epoch) in &won {
-            self.inner.leases.insert(id, epoch);
-        }
-        // The lost ones (someone else was faster) are free for lookups now.
-        let mut chunks: Vec<Vec<(Uuid, super::Gate, _)>> = Vec::new();
-        for part in won.chunks(LOAD_BATCH) {
-            chunks.push(
-                part.iter()
-                    .filter_map(|&(id, _)| gates.remove(&id).map(|(g, t)| (id, g, t)))
-                    .collect(),
-            );
-        }
-        for (id, (gate, turn)) in gates {
-            drop(turn);
-            self.ungate(id, &gate);
-        }
+        let chunks: Vec<Vec<Uuid>> = ids.chunks(LOAD_BATCH).map(<[Uuid]>::to_vec).collect();
         futures_util::stream::iter(chunks)
-            .map(|chunk| self.resume_batch(chunk))
+            .map(|chunk| self.take_gated(chunk))
             .buffer_unordered(BATCHES_AT_ONCE)
             .fold(0, |n, one| async move { n + one })
             .await
     }
 
-    /// Loads and resumes one batch of games just claimed here, then opens
-    /// their gates; a game that cannot be resumed is given back.
-    async fn resume_batch(
-        &self,
-        chunk: Vec<(
-            Uuid,
-            super::Gate,
-            tokio::sync::OwnedMutexGuard<Option<tokio::time::Instant>>,
-        )>,
-    ) -> usize {
-        let ids: Vec<Uuid> = chunk.iter().map(|(id, _, _)| *id).collect();
-        let began = std::time::Instant::now();
-        let loaded = {
-            let _turn = self.inner.takeovers.acquire().await;
-            self.inner.store.load_games(&ids).await
+    /// One batch of the reaper's: takes the gates of those of `ids` not
+    /// live here and not being looked up, then takes them over; how many
+    /// are now served here.
+    async fn take_gated(&self, ids: Vec<Uuid>) -> usize {
+        let mut gated = Vec::with_capacity(ids.len());
+        for id in ids {
+            if self.inner.registry.get(id).is_some() {
+                continue;
+            }
+            let gate = self.gate(id);
+            match gate.clone().try_lock_owned() {
+                Ok(turn) => gated.push((id, gate, turn)),
+                // A lookup here is on it.
+                Err(_) => self.ungate(id, &gate),
+            }
+        }
+        let want: Vec<Uuid> = gated.iter().map(|(id, _, _)| *id).collect();
+        let live = if want.is_empty() {
+            HashMap::new()
+        } else {
+            let turn = self.turn().await;
+            self.take_batch(&want, turn, By::Reaper).await
         };
-        let mut resumed = Vec::with_capacity(ids.len());
+        for (id, gate, turn) in gated {
+            drop(turn);
+            self.ungate(id, &gate);
+        }
+        live.len()
+    }
+
+    /// A takeover turn (a database connection's worth of work).
+    pub(super) async fn turn(&self) -> OwnedSemaphorePermit {
+        match self.inner.takeovers.clone().acquire_owned().await {
+            Ok(turn) => turn,
+            // Never closed while a `Cluster` holds it.
+            Err(_) => unreachable!("the takeover semaphore is never closed"),
+        }
+    }
+
+    /// Claims those of `ids` that are games in progress nobody holds (one
+    /// statement), loads their logs (two queries) in `turn`, and resumes
+    /// them here; the handles of those now live here. A claimed game that
+    /// cannot be resumed is given back.
+    pub(super) async fn take_batch(
+        &self,
+        ids: &[Uuid],
+        turn: OwnedSemaphorePermit,
+        by: By,
+    ) -> HashMap<Uuid, LobbyHandle> {
+        let began = std::time::Instant::now();
+        let mut live = HashMap::with_capacity(ids.len());
+        let _claiming = Claiming::new(self, ids.to_vec());
+        let won = match self.holder() {
+            Ok(holder) => self.inner.store.claim_games(ids, holder).await,
+            Err(e) => Err(e),
+        };
+        let won = match won {
+            Ok(won) => won,
+            Err(e) => {
+                tracing::warn!(error = %e, games = ids.len(), "cannot claim lobbies to take over");
+                return live;
+            }
+        };
+        if won.is_empty() {
+            return live;
+        }
+        for &(id, epoch) in &won {
+            self.inner.leases.insert(id, epoch);
+        }
+        let claimed: Vec<Uuid> = won.iter().map(|(id, _)| *id).collect();
+        let claim = began.elapsed();
+        let loaded = self.inner.store.load_games(&claimed).await;
+        // Resuming needs no connection: the next batch may go on.
+        drop(turn);
+        let load = began.elapsed() - claim;
         match loaded {
             Ok(games) => {
                 for stored in games.iter().filter(|g| !g.record.status.is_over()) {
-                    let live = crate::persist::resume_loaded(
+                    let handle = crate::persist::resume_loaded(
                         &self.inner.registry,
                         &self.inner.store,
                         stored,
                     )
                     .await;
-                    if live.is_some() {
-                        resumed.push(stored.id);
+                    if let Some(handle) = handle {
+                        live.insert(stored.id, handle);
                     }
                 }
             }
-            Err(e) => tracing::warn!(error = %e, games = ids.len(), "cannot load orphaned games"),
+            Err(e) => {
+                tracing::warn!(error = %e, games = claimed.len(), "cannot load lobbies to take over")
+            }
         }
-        let failed: Vec<Uuid> = ids
-            .iter()
-            .copied()
-            .filter(|id| !resumed.contains(id))
+        let failed: Vec<Uuid> = claimed
+            .into_iter()
+            .filter(|id| !live.contains_key(id))
             .collect();
         self.give_back(&failed).await;
-        for (id, gate, turn) in chunk {
-            drop(turn);
-            self.ungate(id, &gate);
-        }
         crate::metrics::metrics()
             .cluster_takeovers
-            .inc_by(resumed.len() as u64);
+            .inc_by(live.len() as u64);
         tracing::info!(
-            games = resumed.len(),
+            ?by,
+            wanted = ids.len(),
+            games = live.len(),
             failed = failed.len(),
+            claim_ms = claim.as_millis() as u64,
+            load_ms = load.as_millis() as u64,
             ms = began.elapsed().as_millis() as u64,
             "took a batch of lobbies over from their logs"
         );
-        resumed.len()
+        live
     }
 
     /// Releases the leases of lobbies claimed here but not resumed, for
@@ -197,59 +237,39 @@ impl Cluster {
     }
 }
 
-/// Which of `nodes` (ids) should take the orphaned `lobby` over: the one
-/// with the highest score for it (rendezvous hashing). Every node computes
-/// the same answer from the same node list, each node gets an equal share,
-/// and a node leaving the list moves only its own share.
-pub(super) fn taker<'a>(nodes: &[&'a str], lobby: Uuid) -> Option<&'a str> {
-    nodes.iter().copied().max_by_key(|node| score(node, lobby))
+/// Lobbies being claimed and loaded here, from before the claim until they
+/// are live in the registry (or given back): the beat, which parks the
+/// leases of lobbies missing from the registry, leaves their leases alone.
+/// A batch's logs can take seconds to load on a busy node; a lease parked
+/// meanwhile is another node's to claim, and the lobby resumed here would
+/// then be fenced out at its first action.
+struct Claiming<'a> {
+    cluster: &'a Cluster,
+    ids: Vec<Uuid>,
 }
 
-/// A well-mixed 64-bit hash of `node` and `lobby` (FNV-1a, then the
-/// SplitMix64 finalizer), the same in every build, unlike std's hasher.
-fn score(node: &str, lobby: Uuid) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in lobby.as_bytes().iter().chain(node.as_bytes()) {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+impl<'a> Claiming<'a> {
+    fn new(cluster: &'a Cluster, ids: Vec<Uuid>) -> Claiming<'a> {
+        cluster.claiming().extend(ids.iter().copied());
+        Claiming { cluster, ids }
     }
-    h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    h ^ (h >> 31)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn lobbies(n: usize) -> Vec<Uuid> {
-        (0..n as u128).map(Uuid::from_u128).collect()
-    }
-
-    #[test]
-    fn orphans_split_evenly_between_nodes() {
-        let nodes = ["127.0.0.1:18181", "127.0.0.1:18182", "127.0.0.1:18183"];
-        let mut count = HashMap::new();
-        for id in lobbies(3_000) {
-            *count.entry(taker(&nodes, id).unwrap()).or_insert(0) += 1;
-        }
-        for node in nodes {
-            let n = count[node];
-            assert!((900..=1_100).contains(&n), "{node} takes {n} of 3,000");
+impl Drop for Claiming<'_> {
+    fn drop(&mut self) {
+        let mut claiming = self.cluster.claiming();
+        for id in &self.ids {
+            claiming.remove(id);
         }
     }
+}
 
-    #[test]
-    fn a_node_leaving_moves_only_its_own_share() {
-        let three = ["a", "b", "c"];
-        let two = ["a", "c"];
-        for id in lobbies(1_000) {
-            let before = taker(&three, id).unwrap();
-            let after = taker(&two, id).unwrap();
-            if before != "b" {
-                assert_eq!(before, after, "lobby {id} moved although its node stayed");
-            }
-        }
-        assert_eq!(taker(&[], Uuid::nil()), None);
+impl Cluster {
+    /// The lobbies being claimed and loaded here.
+    pub(super) fn claiming(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<Uuid>> {
+        self.inner
+            .claiming
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
     }
 }
