@@ -14,7 +14,7 @@
 
 use super::Cluster;
 use crate::metrics::metrics;
-use catan_protocol::CloseReason;
+use catan_protocol::{CloseReason, LobbyInfo};
 use catan_store::{Lease, Listing, NodeLoad, Store};
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
@@ -134,7 +134,8 @@ struct Beat {
     cluster: Cluster,
     /// Until when the node's lease renewed last is surely still ours.
     valid_until: Option<Instant>,
-    /// The listing text last published per lobby (only changes are sent).
+    /// Per lobby, its listing as last published, but for the game's
+    /// version (`listing_key`): only changes are sent.
     published: HashMap<Uuid, String>,
     /// Leased lobbies missing from the registry at the last beat.
     absent: HashSet<Uuid>,
@@ -157,6 +158,8 @@ struct Renewal {
     generation: Option<i64>,
     /// The listings published after it (by lobby: epoch and listing).
     listings: Vec<(u64, Listing)>,
+    /// Their keys (`listing_key`), in the same order.
+    keys: Vec<String>,
     /// Whether they were published.
     published: bool,
     /// The generation renewed (`None`: refused, the row is another
@@ -238,7 +241,11 @@ impl Beat {
             return;
         }
         let cluster = self.cluster.clone();
-        let listings = self.changed_listings();
+        let (listings, keys): (Vec<_>, Vec<_>) = self
+            .changed_listings()
+            .into_iter()
+            .map(|(epoch, listing, key)| ((epoch, listing), key))
+            .unzip();
         let generation = match cluster.inner.generation.load(Ordering::Acquire) {
             0 => None,
             g => Some(g),
@@ -263,6 +270,7 @@ impl Beat {
                 sent,
                 generation,
                 listings,
+                keys,
                 published,
                 answer,
             }
@@ -318,8 +326,8 @@ impl Beat {
                 let until = r.sent + c.lease;
                 self.valid_until = Some(self.valid_until.map_or(until, |u| u.max(until)));
                 if r.published {
-                    for (_, l) in &r.listings {
-                        self.published.insert(l.lobby_id, l.info.clone());
+                    for ((_, l), key) in r.listings.iter().zip(r.keys) {
+                        self.published.insert(l.lobby_id, key);
                     }
                 }
                 if late {
@@ -394,22 +402,23 @@ impl Beat {
     }
 
     /// The listings of held lobbies that changed since last published,
-    /// each with the epoch it is held at.
-    fn changed_listings(&self) -> Vec<(u64, Listing)> {
+    /// each with the epoch it is held at and its key (`listing_key`).
+    fn changed_listings(&self) -> Vec<(u64, Listing, String)> {
         let registry = &self.cluster.inner.registry;
         let held = self.cluster.inner.leases.all();
         held.iter()
             .filter_map(|l| {
                 let info = registry.info(l.lobby_id)?;
-                let text = serde_json::to_string(&info).ok()?;
-                (self.published.get(&l.lobby_id) != Some(&text)).then_some((
-                    l.epoch,
-                    Listing {
-                        lobby_id: l.lobby_id,
-                        public: info.public,
-                        info: text,
-                    },
-                ))
+                let key = listing_key(&info)?;
+                if self.published.get(&l.lobby_id) == Some(&key) {
+                    return None;
+                }
+                let listing = Listing {
+                    lobby_id: l.lobby_id,
+                    public: info.public,
+                    info: serde_json::to_string(&info).ok()?,
+                };
+                Some((l.epoch, listing, key))
             })
             .collect()
     }
@@ -471,10 +480,61 @@ impl Beat {
     }
 }
 
+/// What decides whether a lobby's listing is published again: the lobby
+/// as listed, but for the game's version, which every action moves. A
+/// listing serves other nodes' lobby lists (seats, status, options), where
+/// a version a few actions old says nothing wrong; republishing it at
+/// every action was a row of JSON rewritten per playing lobby per beat,
+/// 3,333 a second per node at 10,000 games (docs/PERFORMANCE.md).
+fn listing_key(info: &LobbyInfo) -> Option<String> {
+    let mut keyed = info.clone();
+    keyed.version = 0;
+    serde_json::to_string(&keyed).ok()
+}
+
 /// The one-minute load average (Linux), 0 where it cannot be read.
 fn load_average() -> f32 {
     std::fs::read_to_string("/proc/loadavg")
         .ok()
         .and_then(|s| s.split_whitespace().next()?.parse().ok())
         .unwrap_or(0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn info(version: u64, seats_taken: usize) -> LobbyInfo {
+        serde_json::from_value(json!({
+            "id": "2f6b3f8d-c3ae-4061-b804-8c9c037c8d19",
+            "name": "deal",
+            "public": true,
+            "status": "playing",
+            "options": {
+                "players": 3, "vp_target": 10, "board": "random",
+                "friendly_robber": false, "open_hands": false,
+                "classic_phases": false, "turn_limit": 500
+            },
+            "turn_timer": { "enabled": false, "seconds": 90 },
+            "bot_delay_ms": 0,
+            "bot_offer_wait_ms": 15000,
+            "seats": [
+                { "seat": 0, "name": "Ann", "kind": "human", "bot": null, "connected": true },
+                { "seat": 1, "name": "Bot 2", "kind": "bot", "bot": "normal", "connected": true },
+                { "seat": 2, "name": "Bot 3", "kind": "bot", "bot": "normal", "connected": true }
+            ],
+            "seats_taken": seats_taken,
+            "spectators": 0,
+            "version": version,
+            "seed_commitment": null
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_listing_is_published_again_for_a_change_not_for_an_action() {
+        assert_eq!(listing_key(&info(12, 3)), listing_key(&info(13, 3)));
+        assert_ne!(listing_key(&info(12, 3)), listing_key(&info(12, 2)));
+    }
 }

@@ -689,6 +689,35 @@ impl ServerProcess {
             .unwrap()
             .success();
         assert!(ok, "kill -{name} failed");
+        if name == "STOP" {
+            self.wait_stopped();
+        }
+    }
+
+    /// Waits until every thread of the process is stopped: `kill` returns
+    /// once the signal is sent, and a thread running on the other core may
+    /// still handle a message before it stops (a test that sends its next
+    /// message to a paused node would race with it).
+    fn wait_stopped(&self) {
+        let tasks = format!("/proc/{}/task", self.child.id());
+        let until = std::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let stopped = std::fs::read_dir(&tasks).unwrap().all(|t| {
+                let stat =
+                    std::fs::read_to_string(t.unwrap().path().join("stat")).unwrap_or_default();
+                // The state follows the command name's closing parenthesis.
+                stat.rsplit_once(") ")
+                    .is_some_and(|(_, rest)| rest.starts_with('T') || rest.starts_with('t'))
+            });
+            if stopped {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < until,
+                "the process did not stop"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
 
     /// Waits (at most `d`) for the process to exit by itself; its status.
