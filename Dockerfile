@@ -1,8 +1,10 @@
+# syntax=docker/dockerfile:1
+# (a parser directive: it must be the file's first line, before any comment,
+# or BuildKit reads it as a comment; it asks for a frontend with RUN --mount.)
 # Multi-stage build of the Catan server image.
 # Stage 1 compiles the release binary; stage 2 is a small Debian runtime that
 # runs it as an unprivileged user with the static front end beside it.
 
-# syntax=docker/dockerfile:1
 FROM rust:1.95-bookworm AS build
 WORKDIR /src
 COPY Cargo.toml Cargo.lock rust-toolchain.toml ./
