@@ -218,6 +218,17 @@ impl Config {
             asynchronous_commit: true,
         }
     }
+    /// The takeovers' own pool (`cluster::Stores`): one connection for each
+    /// takeover that may run at once (`cluster::TAKEOVERS_AT_ONCE`) and one
+    /// for the reaper's looks for orphans, apart from the main pool, which
+    /// the lookups and appends of a node busy with a dead node's clients
+    /// keep full; the store's usual timeouts.
+    pub fn takeover_store_options(&self) -> catan_store::StoreOptions {
+        catan_store::StoreOptions {
+            max_connections: crate::cluster::TAKEOVERS_AT_ONCE as u32 + 1,
+            ..self.store_options()
+        }
+    }
     /// Whether this server is a node of a cluster ([`Config::node_url`] set).
     pub fn clustered(&self) -> bool {
         self.node_url

@@ -84,7 +84,12 @@ pub(super) async fn run(cluster: Cluster) {
         if cluster.draining() {
             continue;
         }
-        let nodes = match cluster.inner.store.live_nodes(cluster.inner.lease).await {
+        let nodes = match cluster
+            .inner
+            .takeover_store
+            .live_nodes(cluster.inner.lease)
+            .await
+        {
             Ok(nodes) => nodes,
             Err(e) => {
                 tracing::debug!(error = %e, "cannot list the live nodes");
@@ -133,7 +138,7 @@ async fn once(
     steal_after: Duration,
     nodes: &[catan_store::NodeRecord],
 ) -> (usize, usize) {
-    let store = &cluster.inner.store;
+    let store = &cluster.inner.takeover_store;
     let lease = cluster.inner.lease;
     let mut orphans = match store.orphaned_games(ORPHANS_PER_ROUND, lease).await {
         Ok(o) if !o.is_empty() => o,

@@ -43,7 +43,7 @@ impl Cluster {
     /// Claims `lobby` alone and resumes it from its log (a game in
     /// progress, or a stored waiting room), or says where it is.
     async fn take_one(&self, lobby: Uuid) -> Result<Located, StoreError> {
-        let store = &self.inner.store;
+        let store = &self.inner.takeover_store;
         // Never closed, so acquiring cannot fail.
         let _turn = self.inner.takeovers.acquire().await;
         let _claiming = Claiming::new(self, vec![lobby]);
@@ -155,7 +155,7 @@ impl Cluster {
         let mut live = HashMap::with_capacity(ids.len());
         let _claiming = Claiming::new(self, ids.to_vec());
         let won = match self.holder() {
-            Ok(holder) => self.inner.store.claim_games(ids, holder).await,
+            Ok(holder) => self.inner.takeover_store.claim_games(ids, holder).await,
             Err(e) => Err(e),
         };
         let won = match won {
@@ -173,7 +173,7 @@ impl Cluster {
         }
         let claimed: Vec<Uuid> = won.iter().map(|(id, _)| *id).collect();
         let claim = began.elapsed();
-        let loaded = self.inner.store.load_games(&claimed).await;
+        let loaded = self.inner.takeover_store.load_games(&claimed).await;
         // Resuming needs no connection: the next batch may go on.
         drop(turn);
         let load = began.elapsed() - claim;
@@ -182,7 +182,7 @@ impl Cluster {
                 for stored in games.iter().filter(|g| !g.record.status.is_over()) {
                     let handle = crate::persist::resume_loaded(
                         &self.inner.registry,
-                        &self.inner.store,
+                        &self.inner.takeover_store,
                         stored,
                     )
                     .await;

@@ -182,9 +182,10 @@ async fn clustered_state(
             .map_err(StartError::from)
     })
     .await?;
+    let takeovers = open_store_with(&config, &config.takeover_store_options()).await?;
     let cluster = Cluster::join(
         &config,
-        store,
+        crate::cluster::Stores { store, takeovers },
         beat,
         state.registry.clone(),
         leases,
