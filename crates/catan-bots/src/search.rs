@@ -66,6 +66,9 @@ pub struct SearchConfig {
     /// Most candidates compared in an opening placement (0:
     /// `max_candidates`).
     pub opening_candidates: usize,
+    /// Factor on `max_playouts` for opening placements (0: `key_boost`), so
+    /// that longer opening playouts can be fewer and fit the same budget.
+    pub opening_boost: u32,
 }
 
 impl Default for SearchConfig {
@@ -90,6 +93,7 @@ impl Default for SearchConfig {
             key_only: true,
             opening_horizon: 0,
             opening_candidates: 0,
+            opening_boost: 0,
         }
     }
 }
@@ -258,13 +262,12 @@ impl SearchBot {
             };
             return 0;
         }
-        let max_playouts = if key {
-            self.config
-                .max_playouts
-                .saturating_mul(self.config.key_boost.max(1))
-        } else {
-            self.config.max_playouts
+        let boost = match self.config.opening_boost {
+            n if n > 0 && view.phase == PhaseName::Opening => n,
+            _ if key => self.config.key_boost.max(1),
+            _ => 1,
         };
+        let max_playouts = self.config.max_playouts.saturating_mul(boost);
         // Per candidate: sum and sum of squares of its difference to the guide.
         let horizon = self.horizon(view);
         let mut diff = vec![(0.0f64, 0.0f64); k];
@@ -656,5 +659,16 @@ mod tests {
             "{stats:?}"
         );
         assert!(stats.rounds >= MIN_ROUNDS, "{stats:?}");
+        // With its own boost an opening placement takes that many instead.
+        let mut fewer = SearchBot::new(
+            23,
+            SearchConfig {
+                opening_boost: 2,
+                ..config
+            },
+        );
+        fewer.choose(&view, &legal).unwrap();
+        let stats = fewer.last_stats();
+        assert!(stats.playouts <= 20 && stats.playouts > 10, "{stats:?}");
     }
 }

@@ -54,6 +54,10 @@ pub struct SearchArgs {
     /// --candidates).
     #[arg(long, default_value_t = SearchConfig::default().opening_candidates)]
     pub opening_candidates: usize,
+    /// `hard` bots: factor on --playouts for opening placements (0:
+    /// --key-boost).
+    #[arg(long, default_value_t = SearchConfig::default().opening_boost)]
+    pub opening_boost: u32,
 }
 
 impl SearchArgs {
@@ -72,6 +76,7 @@ impl SearchArgs {
             key_only: self.key_only,
             opening_horizon: self.opening_horizon,
             opening_candidates: self.opening_candidates,
+            opening_boost: self.opening_boost,
         }
     }
 }
