@@ -59,16 +59,29 @@ pub struct SearchConfig {
     /// Search only those decisions (opening placements and robber moves);
     /// every other decision is the guide's move.
     pub key_only: bool,
+    /// Turns a playout of an opening placement runs before its position is
+    /// valued (0: `horizon_turns`). From the opening a short horizon values
+    /// little beyond the spots' production, since nothing is built yet.
+    pub opening_horizon: u32,
+    /// Most candidates compared in an opening placement (0:
+    /// `max_candidates`).
+    pub opening_candidates: usize,
+    /// Factor on `max_playouts` for opening placements (0: `key_boost`), so
+    /// that longer opening playouts can be fewer and fit the same budget.
+    pub opening_boost: u32,
 }
 
 impl Default for SearchConfig {
     /// The server's default: only opening placements and robber moves
-    /// (knights included) are searched, with at most 0.8 s and 2,400
-    /// playouts (200 times 12) a decision; every other decision is the
-    /// `normal` move, since searching those added nothing measurable
-    /// (docs/BOTS.md, "A fifth round"). 8 candidates in the heuristic's own
-    /// order, playouts of 8 turns valued by position, a 3-standard-error bar
-    /// (the best of the variants measured in docs/BOTS.md).
+    /// (knights included) are searched, with at most 0.8 s a decision;
+    /// every other decision is the `normal` move, since searching those
+    /// added nothing measurable (docs/BOTS.md, "A fifth round"). Robber
+    /// moves get 2,400 playouts (200 times 12) of 8 turns; opening
+    /// placements 1,200 (200 times 6) of 30 turns, about the same time, as
+    /// that won more games than 8-turn playouts ("A sixth round"). 8
+    /// candidates in the heuristic's own order, playouts valued by
+    /// position, a 3-standard-error bar (the best of the variants measured
+    /// in docs/BOTS.md).
     fn default() -> Self {
         SearchConfig {
             budget: Some(Duration::from_millis(800)),
@@ -81,6 +94,9 @@ impl Default for SearchConfig {
             epsilon: 0.0,
             key_boost: 12,
             key_only: true,
+            opening_horizon: 30,
+            opening_candidates: 0,
+            opening_boost: 6,
         }
     }
 }
@@ -160,6 +176,22 @@ impl SearchBot {
         self.stop.is_some_and(|t| self.clock.now() >= t)
     }
 
+    /// Most candidates compared in the decision `view` is at.
+    fn max_candidates(&self, view: &View) -> usize {
+        match self.config.opening_candidates {
+            n if n > 0 && view.phase == PhaseName::Opening => n,
+            _ => self.config.max_candidates,
+        }
+    }
+
+    /// Turns a playout runs in the decision `view` is at.
+    fn horizon(&self, view: &View) -> u32 {
+        match self.config.opening_horizon {
+            n if n > 0 && view.phase == PhaseName::Opening => n,
+            _ => self.config.horizon_turns,
+        }
+    }
+
     /// The actions worth comparing: the guide's choice first, then the other
     /// distinct legal actions, thinned at random beyond the cap.
     fn candidates(&mut self, view: &View, legal: &[Action], guide: Option<Action>) -> Vec<Action> {
@@ -193,9 +225,10 @@ impl SearchBot {
         } else {
             4
         };
+        let cap = self.max_candidates(view);
         let mut road_pairs = 0;
         for a in rest {
-            if out.len() >= self.config.max_candidates {
+            if out.len() >= cap {
                 break;
             }
             let big = matches!(a, Action::PlayRoadBuilding { .. } | Action::Discard { .. });
@@ -232,14 +265,14 @@ impl SearchBot {
             };
             return 0;
         }
-        let max_playouts = if key {
-            self.config
-                .max_playouts
-                .saturating_mul(self.config.key_boost.max(1))
-        } else {
-            self.config.max_playouts
+        let boost = match self.config.opening_boost {
+            n if n > 0 && view.phase == PhaseName::Opening => n,
+            _ if key => self.config.key_boost.max(1),
+            _ => 1,
         };
+        let max_playouts = self.config.max_playouts.saturating_mul(boost);
         // Per candidate: sum and sum of squares of its difference to the guide.
+        let horizon = self.horizon(view);
         let mut diff = vec![(0.0f64, 0.0f64); k];
         let mut live = vec![true; k];
         let mut rounds = 0u32;
@@ -265,7 +298,7 @@ impl SearchBot {
                 }
                 let mut g = base.clone();
                 values[i] = if g.apply(me, cands[i]).is_ok() {
-                    match self.playout(&mut g, me) {
+                    match self.playout(&mut g, me, horizon) {
                         Some(v) => v,
                         None => {
                             cut = true;
@@ -321,11 +354,12 @@ impl SearchBot {
         best
     }
 
-    /// Plays `game` on with the heuristic policy for every seat; the value
-    /// for `me`: 1 for a win, 0 for a loss, a points-based estimate at the
-    /// horizon; `None` if the deadline passed before it ended.
-    fn playout(&mut self, game: &mut Game, me: Seat) -> Option<f64> {
-        let end = game.turn() + self.config.horizon_turns;
+    /// Plays `game` on with the heuristic policy for every seat for at most
+    /// `horizon` turns; the value for `me`: 1 for a win, 0 for a loss, a
+    /// points-based estimate at the horizon; `None` if the deadline passed
+    /// before it ended.
+    fn playout(&mut self, game: &mut Game, me: Seat, horizon: u32) -> Option<f64> {
+        let end = game.turn().saturating_add(horizon);
         let mut legal = Vec::new();
         let mut steps = 0u32;
         while game.phase() != Phase::Finished && game.turn() < end && steps < 4000 {
@@ -578,11 +612,73 @@ mod tests {
         bot.choose(&view, &legal).unwrap();
         let stats = bot.last_stats();
         assert!(!stats.cut, "{stats:?}");
-        // An opening placement gets `key_boost` times the playouts.
+        // An opening placement gets `opening_boost` times the playouts.
         assert!(
-            stats.playouts <= 60 * config.key_boost && stats.playouts > 60,
+            stats.playouts <= 60 * config.opening_boost && stats.playouts > 60,
             "{stats:?}"
         );
         assert!(stats.rounds >= MIN_ROUNDS, "{stats:?}");
+    }
+
+    #[test]
+    fn opening_settings_apply_to_opening_placements_only() {
+        let config = SearchConfig {
+            budget: None,
+            opening_horizon: 30,
+            opening_candidates: 12,
+            ..SearchConfig::default()
+        };
+        let mut bot = SearchBot::new(19, config);
+        let (view, legal) = opening(21);
+        assert_eq!(bot.horizon(&view), 30);
+        let guide = bot.guide.choose(&view, &legal);
+        assert_eq!(bot.candidates(&view, &legal, guide).len(), 12);
+        let (view, legal) = ordinary_decision(5);
+        assert_eq!(bot.horizon(&view), config.horizon_turns);
+        let guide = bot.guide.choose(&view, &legal);
+        assert!(bot.candidates(&view, &legal, guide).len() <= config.max_candidates);
+        // Unset (0), they fall back to the settings of every decision.
+        let plain = SearchBot::new(
+            19,
+            SearchConfig {
+                opening_horizon: 0,
+                opening_candidates: 0,
+                ..SearchConfig::default()
+            },
+        );
+        let (view, _) = opening(21);
+        assert_eq!(plain.horizon(&view), plain.config.horizon_turns);
+        assert_eq!(plain.max_candidates(&view), plain.config.max_candidates);
+    }
+
+    #[test]
+    fn a_long_opening_horizon_still_answers_within_the_playout_cap() {
+        let config = SearchConfig {
+            budget: None,
+            max_playouts: 10,
+            opening_horizon: 40,
+            ..SearchConfig::default()
+        };
+        let mut bot = SearchBot::new(23, config);
+        let (view, legal) = opening(7);
+        let a = bot.choose(&view, &legal).unwrap();
+        assert!(legal.iter().any(|l| l.normalized() == a));
+        let stats = bot.last_stats();
+        assert!(
+            !stats.cut && stats.playouts <= 10 * config.key_boost,
+            "{stats:?}"
+        );
+        assert!(stats.rounds >= MIN_ROUNDS, "{stats:?}");
+        // With its own boost an opening placement takes that many instead.
+        let mut fewer = SearchBot::new(
+            23,
+            SearchConfig {
+                opening_boost: 2,
+                ..config
+            },
+        );
+        fewer.choose(&view, &legal).unwrap();
+        let stats = fewer.last_stats();
+        assert!(stats.playouts <= 20 && stats.playouts > 10, "{stats:?}");
     }
 }

@@ -26,6 +26,7 @@ fn small_search() -> SearchConfig {
         max_candidates: 8,
         key_only: false,
         key_boost: 1,
+        opening_boost: 1,
         ..SearchConfig::default()
     }
 }

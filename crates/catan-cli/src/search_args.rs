@@ -46,6 +46,18 @@ pub struct SearchArgs {
     /// `normal` move everywhere else).
     #[arg(long, default_value_t = SearchConfig::default().key_only, action = clap::ArgAction::Set, num_args = 0..=1, default_missing_value = "true")]
     pub key_only: bool,
+    /// `hard` bots: turns a playout of an opening placement runs before its
+    /// position is valued (0: --horizon).
+    #[arg(long, default_value_t = SearchConfig::default().opening_horizon)]
+    pub opening_horizon: u32,
+    /// `hard` bots: most candidates compared in an opening placement (0:
+    /// --candidates).
+    #[arg(long, default_value_t = SearchConfig::default().opening_candidates)]
+    pub opening_candidates: usize,
+    /// `hard` bots: factor on --playouts for opening placements (0:
+    /// --key-boost).
+    #[arg(long, default_value_t = SearchConfig::default().opening_boost)]
+    pub opening_boost: u32,
 }
 
 impl SearchArgs {
@@ -62,6 +74,9 @@ impl SearchArgs {
             epsilon: self.epsilon,
             key_boost: self.key_boost,
             key_only: self.key_only,
+            opening_horizon: self.opening_horizon,
+            opening_candidates: self.opening_candidates,
+            opening_boost: self.opening_boost,
         }
     }
 }
