@@ -80,6 +80,10 @@ pub struct Metrics {
     /// 1 while this node refuses new lobbies because its lease renewals
     /// are slow (cluster), else 0.
     pub cluster_busy: Gauge,
+    /// Other nodes found dead by their closed database session and cut
+    /// before their leases ran out, by this node or another, each counted
+    /// once when this node heard of it (cluster).
+    pub cluster_nodes_cut: Counter,
 }
 
 impl Metrics {
@@ -101,6 +105,7 @@ impl Metrics {
         let cluster_leases_lost = Counter::default();
         let cluster_renew = Histogram::new(exponential_buckets(0.0005, 2.0, 14));
         let cluster_busy = Gauge::default();
+        let cluster_nodes_cut = Counter::default();
         registry.register("lobbies", "Live lobbies", lobbies.clone());
         registry.register("sockets", "Open WebSocket connections", sockets.clone());
         registry.register(
@@ -173,6 +178,11 @@ impl Metrics {
             "1 while this node refuses new lobbies because its lease renewals are slow",
             cluster_busy.clone(),
         );
+        registry.register(
+            "cluster_nodes_cut",
+            "Other nodes found dead by their closed database session and cut before their leases ran out (by any node; counted when this node heard of it)",
+            cluster_nodes_cut.clone(),
+        );
         Metrics {
             registry,
             lobbies,
@@ -191,6 +201,7 @@ impl Metrics {
             cluster_leases_lost,
             cluster_renew,
             cluster_busy,
+            cluster_nodes_cut,
         }
     }
 

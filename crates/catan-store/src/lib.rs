@@ -26,6 +26,7 @@ mod postgres;
 mod queries;
 mod rooms;
 mod rows;
+mod session;
 mod sqlite;
 mod within;
 mod writes;
@@ -36,6 +37,7 @@ pub use cluster::{
 };
 pub use error::StoreError;
 pub use model::{GamePage, GameSummary, MAX_PER_PAGE, StoredGame, format_time, hash_token};
+pub use session::{CutNode, NodeSession};
 
 use catan_core::record::{GameRecord, GameResult, GameStatus, RecordedAction};
 use chrono::{DateTime, Utc};

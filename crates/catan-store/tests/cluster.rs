@@ -941,3 +941,89 @@ async fn a_batch_claim_neither_waits_for_nor_blocks_a_renewal() {
     renewal.close().await.unwrap();
     drop_store(store, &db).await;
 }
+
+/// A node whose session closed (its process died) is cut by another
+/// node's look, long before its lease (here 30 s) runs out: its generation
+/// ends (a renewal at it renews nothing, its lobby is an orphan whose
+/// holder is gone) and it leaves the node list. A node whose session is
+/// open, one that never opened one (an older version), and the looking
+/// node itself are left alone; every later look still reports the cut, so
+/// that each survivor hears of it, but ends no generation again.
+#[tokio::test]
+async fn a_node_whose_session_closed_is_cut_at_once_and_only_it() {
+    let (store, db) = fresh().await;
+    let (a, b, c, old) = (
+        join(&store, "a").await,
+        join(&store, "b").await,
+        join(&store, "c").await,
+        join(&store, "old").await,
+    );
+    let mut sa = store.open_node_session("a", a.instance).await.unwrap();
+    let sb = store.open_node_session("b", b.instance).await.unwrap();
+    let sc = store.open_node_session("c", c.instance).await.unwrap();
+    assert_ne!(sa.key(), sb.key());
+    let lobby = Uuid::new_v4();
+    store.create_game(&new_game(lobby)).await.unwrap();
+    assert_eq!(store.claim_lease(lobby, b.holder()).await.unwrap(), Some(1));
+    assert!(sa.cut_dead("a", TTL).await.unwrap().is_empty());
+    assert!(orphan_ids(&store).await.is_empty());
+
+    // b's process dies: its connection closes. The database notices in a
+    // moment; a looks until it has (as its node does, every quarter second).
+    sb.close().await;
+    let began = std::time::Instant::now();
+    let cut = loop {
+        let cut = sa.cut_dead("a", TTL).await.unwrap();
+        if !cut.is_empty() || began.elapsed() > DEADLINE {
+            break cut;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    let ids: Vec<&str> = cut.iter().map(|n| n.id.as_str()).collect();
+    assert_eq!(ids, ["b"]);
+    assert_eq!(
+        store
+            .renew_node_lease("b", b.instance, Some(b.generation), TTL)
+            .await
+            .unwrap(),
+        None,
+        "b's generation ended"
+    );
+    let owner = store.lease_owner(lobby).await.unwrap().unwrap();
+    assert!(!owner.live && owner.beat_age.is_none(), "{owner:?}");
+    let orphans = store.orphaned_games(10, TTL).await.unwrap();
+    assert_eq!(orphans.len(), 1);
+    assert!(!orphans[0].holder_live);
+    let live: Vec<String> = store
+        .live_nodes(TTL)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|n| n.id)
+        .collect();
+    assert_eq!(live, ["a", "c", "old"]);
+    // A later look reports the same cut and ends nothing more.
+    let gen_of = |id: &'static str| {
+        let store = &store;
+        async move {
+            let Store::Postgres(p) = store else {
+                unreachable!()
+            };
+            sqlx::query_scalar::<_, i64>("SELECT lease_gen FROM cluster_nodes WHERE id = $1")
+                .bind(id)
+                .fetch_one(p)
+                .await
+                .unwrap()
+        }
+    };
+    let after_cut = gen_of("b").await;
+    assert_eq!(sa.cut_dead("a", TTL).await.unwrap(), cut);
+    assert_eq!(gen_of("b").await, after_cut);
+    for n in [&a, &c, &old] {
+        renew(&store, n).await;
+    }
+    assert_eq!(store.claim_lease(lobby, c.holder()).await.unwrap(), Some(2));
+    sa.close().await;
+    sc.close().await;
+    drop_store(store, &db).await;
+}

@@ -335,11 +335,13 @@ impl Beat {
                 }
             }
             Ok(None) => {
-                tracing::warn!(
-                    "the node's lease was not renewed: its row belongs to another process \
-                     or to a newer generation"
-                );
+                // The generation renewed has ended for good (generations
+                // only grow): nothing of it is this node's any more.
                 self.set_busy(true, "a lease renewal was refused");
+                self.give_up(
+                    "the node's lease generation ended: another node found its database \
+                     session gone, or another process took its row",
+                );
             }
             Err(e) => {
                 // The next beat tries again; the give-up deadline stands.

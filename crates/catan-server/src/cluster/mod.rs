@@ -19,6 +19,7 @@ pub mod leases;
 mod reaper;
 pub mod route;
 mod seen;
+mod sessions;
 mod takeover;
 mod takers;
 
@@ -102,6 +103,10 @@ struct Inner {
     reap_at: Mutex<Option<Instant>>,
     /// Wakes the reaper when `reap_at` moved earlier.
     reap_wake: tokio::sync::Notify,
+    /// How many times this node heard of another node's cut (its session
+    /// gone: `sessions`): lookups waiting for a dead node's lease look
+    /// again when it moves, and the node list is read again.
+    cuts: tokio::sync::watch::Sender<u64>,
     /// Takeovers at once (the reaper's batches, the lookups' batches and
     /// the lookups' lone claims): each holds a connection of the
     /// takeovers' own pool while it claims and loads, one each, so a
@@ -151,8 +156,9 @@ const EXPIRY_SLACK: Duration = Duration::from_millis(50);
 const REAPER_HEAD_START: Duration = Duration::from_millis(200);
 
 /// A lobby's lookup lock, holding until when its lookups wait for the
-/// lease of a node that is gone.
-type Gate = Arc<tokio::sync::Mutex<Option<Instant>>>;
+/// lease of a node that is gone, and how many cuts this node had heard
+/// of when that was found (`Inner::cuts`: a cut since ends the wait).
+type Gate = Arc<tokio::sync::Mutex<Option<(Instant, u64)>>>;
 
 /// What one look at a lobby's lease came to.
 enum Found {
@@ -279,6 +285,7 @@ impl Cluster {
                 seen: seen::Seen::new(lease / 3),
                 reap_at: Mutex::new(None),
                 reap_wake: tokio::sync::Notify::new(),
+                cuts: tokio::sync::watch::Sender::new(0),
                 takeovers: Arc::new(tokio::sync::Semaphore::new(TAKEOVERS_AT_ONCE)),
                 wants,
                 nodes: takers::NodeList::default(),
@@ -291,6 +298,7 @@ impl Cluster {
         tokio::spawn(batcher::run(cluster.clone(), wanted));
         beat.handle()
             .spawn(beat::run(cluster.clone(), lost, registered + lease));
+        beat.handle().spawn(sessions::run(cluster.clone()));
         Ok(cluster)
     }
 
@@ -422,26 +430,41 @@ impl Cluster {
         gate: &Gate,
     ) -> Result<Located, StoreError> {
         let mut waited = false;
+        let mut cuts = self.inner.cuts.subscribe();
         loop {
             let mut turn = gate.lock().await;
             let wait = match *turn {
-                Some(until) if !waited && until > Instant::now() => until,
-                _ => match self.find(lobby, unreachable, waited).await? {
-                    Found::Done(located) => {
-                        match &located {
-                            Located::There(url) => self.inner.seen.insert(lobby, url),
-                            _ => self.inner.seen.forget(lobby),
+                // Another lookup found the node gone, and no cut was heard
+                // of since: wait for the lease as it does.
+                Some((until, cut))
+                    if !waited && until > Instant::now() && cut == *cuts.borrow() =>
+                {
+                    until
+                }
+                _ => {
+                    let cut = *cuts.borrow_and_update();
+                    match self.find(lobby, unreachable, waited).await? {
+                        Found::Done(located) => {
+                            match &located {
+                                Located::There(url) => self.inner.seen.insert(lobby, url),
+                                _ => self.inner.seen.forget(lobby),
+                            }
+                            return Ok(located);
                         }
-                        return Ok(located);
+                        Found::WaitUntil(until) => {
+                            *turn = Some((until, cut));
+                            until
+                        }
                     }
-                    Found::WaitUntil(until) => {
-                        *turn = Some(until);
-                        until
-                    }
-                },
+                }
             };
             drop(turn);
-            tokio::time::sleep_until(wait).await;
+            tokio::select! {
+                () = tokio::time::sleep_until(wait) => {}
+                // A node was cut: the lease waited for may be over already;
+                // the reapers have been woken, so give them their head start.
+                Ok(()) = cuts.changed() => tokio::time::sleep(REAPER_HEAD_START).await,
+            }
             waited = true;
             unreachable = None;
         }
@@ -467,6 +490,14 @@ impl Cluster {
     fn wanted(&self) -> HashSet<Uuid> {
         let gates = self.inner.gates.lock().unwrap_or_else(|p| p.into_inner());
         gates.keys().copied().collect()
+    }
+
+    /// Another node was cut (its session is gone, `sessions`): its lobbies
+    /// are orphans now. The lookups waiting for its lease look again, the
+    /// node list is read again, and the reaper looks at once.
+    fn heard_of_cut(&self) {
+        self.inner.cuts.send_modify(|n| *n += 1);
+        self.reap_at(Instant::now());
     }
 
     /// Asks the reaper to look for orphans at `at` (or sooner).

@@ -15,10 +15,15 @@ use uuid::Uuid;
 /// A live node that may take lobbies over: its id and URL.
 type Taker = (String, String);
 
-/// The live nodes as this node last read them, and when.
+/// One reading of the live nodes: when, how many cuts (`Inner::cuts`)
+/// this node had heard of then (a cut since makes it stale), and the
+/// nodes.
+type Reading = (Instant, u64, Arc<Vec<Taker>>);
+
+/// The live nodes as this node last read them.
 #[derive(Default)]
 pub(super) struct NodeList {
-    read: tokio::sync::Mutex<Option<(Instant, Arc<Vec<Taker>>)>>,
+    read: tokio::sync::Mutex<Option<Reading>>,
 }
 
 impl Cluster {
@@ -55,12 +60,15 @@ impl Cluster {
     }
 
     /// The live nodes that are not draining, read again when the last
-    /// reading is a beat old (one reading for every lookup waiting).
+    /// reading is a beat old or a node was cut since (one reading for
+    /// every lookup waiting).
     async fn takers(&self) -> Option<Arc<Vec<Taker>>> {
         let fresh = self.inner.lease / 3;
+        let cuts = *self.inner.cuts.borrow();
         let mut read = self.inner.nodes.read.lock().await;
-        if let Some((at, nodes)) = read.as_ref()
+        if let Some((at, cut, nodes)) = read.as_ref()
             && at.elapsed() < fresh
+            && *cut == cuts
         {
             return Some(nodes.clone());
         }
@@ -78,7 +86,7 @@ impl Cluster {
                 .map(|n| (n.id, n.url))
                 .collect(),
         );
-        *read = Some((Instant::now(), nodes.clone()));
+        *read = Some((Instant::now(), cuts, nodes.clone()));
         Some(nodes)
     }
 }

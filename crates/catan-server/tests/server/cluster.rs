@@ -22,7 +22,10 @@
 //! - a node whose renewals hang stops serving with time to spare before
 //!   its leases expire;
 //! - a node whose renewals each take longer than a beat (but less than
-//!   the lease) keeps its leases.
+//!   the lease) keeps its leases;
+//! - a killed node's lobbies are taken over before its lease could run
+//!   out (its database session closed with it), and a live node whose
+//!   session ends gives its lobbies up and comes back.
 
 use crate::harness;
 
@@ -1253,6 +1256,175 @@ async fn a_takeover_whose_log_loads_slowly_keeps_its_lease() {
         "the lobby was taken over once, and its lease is live\nb:\n{}\nc:\n{}",
         nodes[0].log_text(),
         nodes[1].log_text()
+    );
+    drop(nodes);
+}
+
+/// A node killed with SIGKILL has its lobbies taken over long before its
+/// lease (6 s here) could run out: the database saw its session close,
+/// and a survivor ended its lease generation there and then
+/// (docs/CLUSTER.md, "Node sessions"). Nobody asks for the lobby: the
+/// survivors' reapers take it, and it plays on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_nodes_lobbies_are_taken_over_before_its_lease_runs_out() {
+    const LONG_LEASE_MS: u64 = 6000;
+    let db = TestDb::new(Backend::Postgres).await;
+    let mut nodes = Vec::new();
+    for (i, name) in ["a", "b", "c"].iter().enumerate() {
+        let port = free_port().await;
+        nodes.push(ServerProcess::start_node(&db, i as u32, port, name, LONG_LEASE_MS).await);
+    }
+    let started = Instant::now();
+    let addrs: Vec<SocketAddr> = nodes.iter().map(|n| n.addr).collect();
+    let (lobby, seats) = game_on(addrs[0], addrs[0], &["Ann"], 2, 0).await;
+    let (seat, token) = seats[0].clone();
+    let mut admin = PgConnection::connect(&db.url).await.unwrap();
+    let (_, epoch, _) = lease_row(&mut admin, &lobby).await;
+    // Every node has opened its session, and the survivors' sessions are
+    // a lease old: a node takes nobody for dead before that (after a
+    // restart of the database every session is new).
+    let give_up = Instant::now() + WAIT;
+    loop {
+        let (keys,): (i64,) = sqlx::query_as("SELECT count(session_key) FROM cluster_nodes")
+            .fetch_one(&mut admin)
+            .await
+            .unwrap();
+        if keys == 3 {
+            break;
+        }
+        assert!(
+            Instant::now() < give_up,
+            "the nodes never opened their sessions"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let old = started + Duration::from_millis(LONG_LEASE_MS + 1000);
+    tokio::time::sleep_until(old.into()).await;
+    // The expiry a's lease was last renewed to (by the database's clock): a
+    // renewal between this and the kill only moves it later.
+    let (expires_ms,): (i64,) = sqlx::query_as(
+        "SELECT (extract(epoch FROM lease_until) * 1000)::int8 FROM cluster_nodes \
+         WHERE id = 'a'",
+    )
+    .fetch_one(&mut admin)
+    .await
+    .unwrap();
+    nodes.remove(0).kill();
+    let give_up = Instant::now() + WAIT;
+    let claimer = loop {
+        let (node, e, live) = lease_row(&mut admin, &lobby).await;
+        if let Some(node) = node.filter(|n| n != "a" && e > epoch && live) {
+            break node;
+        }
+        assert!(Instant::now() < give_up, "no survivor took the game over");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let (since_ms, cut): (i64, bool) = sqlx::query_as(
+        "SELECT (extract(epoch FROM l.since) * 1000)::int8, n.cut_at IS NOT NULL \
+         FROM lobby_leases l, cluster_nodes n WHERE l.lobby_id = $1::uuid AND n.id = 'a'",
+    )
+    .bind(&lobby)
+    .fetch_one(&mut admin)
+    .await
+    .unwrap();
+    assert!(cut, "no survivor cut a's generation");
+    assert!(
+        since_ms < expires_ms,
+        "{claimer} took the game over {} ms after a's lease ran out, not before",
+        since_ms - expires_ms
+    );
+    // It plays on where it was taken: Ann's placement is accepted.
+    let at = locate(&addrs[1..], &lobby)
+        .await
+        .expect("a survivor serves the game");
+    let mut ann = Player::connect(at, &lobby, Some((seat, &token))).await;
+    let action = loop {
+        if let Some(action) = ann.choice() {
+            break action;
+        }
+        ann.next().await;
+    };
+    ann.act(action).await;
+    ann.until("accepted").await;
+    drop(nodes);
+}
+
+/// A live node whose database session ends (here an administrator's
+/// `pg_terminate_backend`; a restart of the database does the same) is cut
+/// like a dead one: its next renewal is refused, it stops serving its
+/// lobby at once (the socket closes with 4010) and another node takes the
+/// lobby over; it opens a session again and takes lobbies again under a
+/// new lease generation.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_whose_session_ends_gives_its_lobbies_up_and_comes_back() {
+    let db = TestDb::new(Backend::Postgres).await;
+    let nodes = three_nodes(&db).await;
+    let started = Instant::now();
+    let addrs: Vec<SocketAddr> = nodes.iter().map(|n| n.addr).collect();
+    let (lobby, seats) = game_on(addrs[0], addrs[0], &["Ann"], 2, 0).await;
+    let (seat, token) = &seats[0];
+    let mut ann = Player::connect(addrs[0], &lobby, Some((*seat, token))).await;
+    let mut admin = PgConnection::connect(&db.url).await.unwrap();
+    let (_, epoch, _) = lease_row(&mut admin, &lobby).await;
+    let generation = || async {
+        let mut c = PgConnection::connect(&db.url).await.unwrap();
+        let (g,): (i64,) = sqlx::query_as("SELECT lease_gen FROM cluster_nodes WHERE id = 'a'")
+            .fetch_one(&mut c)
+            .await
+            .unwrap();
+        g
+    };
+    let before = generation().await;
+    // The others' sessions are a lease old (they cut nobody before).
+    let old = started + Duration::from_millis(LEASE_MS + 500);
+    tokio::time::sleep_until(old.into()).await;
+    // End a's session, and only that connection of a's.
+    let give_up = Instant::now() + WAIT;
+    loop {
+        let (ended,): (i64,) = sqlx::query_as(
+            "SELECT count(pg_terminate_backend(l.pid)) FROM pg_locks l, cluster_nodes n \
+             WHERE n.id = 'a' AND l.locktype = 'advisory' AND l.granted \
+               AND l.objid::int8 = n.session_key::int8 AND l.objsubid = 2",
+        )
+        .fetch_one(&mut admin)
+        .await
+        .unwrap();
+        if ended == 1 {
+            break;
+        }
+        assert!(Instant::now() < give_up, "a never opened its session");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(ann.closed_with().await, Some(4010), "told the lobby moved");
+    let give_up = Instant::now() + WAIT;
+    loop {
+        let (node, e, live) = lease_row(&mut admin, &lobby).await;
+        if node.as_deref().is_some_and(|n| n != "a") && e > epoch && live {
+            break;
+        }
+        assert!(Instant::now() < give_up, "no other node took the game over");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // a opens a session again, holds a lease of a new generation and takes
+    // a new lobby (once its renewals are quick again).
+    let give_up = Instant::now() + WAIT;
+    let new_lobby = loop {
+        let create = json!({ "name": "again", "options": { "players": 3 } });
+        let (st, v) = http(addrs[0], "POST", "/api/lobbies", None, Some(create)).await;
+        if st == 201 {
+            break v["lobby"]["id"].as_str().unwrap().to_string();
+        }
+        assert_eq!(v["error"]["code"], "server_busy", "{st} {v}");
+        assert!(Instant::now() < give_up, "a never took a lobby again");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert!(generation().await > before);
+    let (node, _, live) = lease_row(&mut admin, &new_lobby).await;
+    assert_eq!((node.as_deref(), live), (Some("a"), true));
+    let log = nodes[0].log_text();
+    assert!(
+        log.matches("database session is open").count() >= 2,
+        "a did not open its session again:\n{log}"
     );
     drop(nodes);
 }
