@@ -156,6 +156,14 @@ pub struct Config {
     /// the others after at most this long.
     #[arg(long, env = "CATAN_LEASE_MS", default_value_t = 3_000)]
     pub lease_ms: u64,
+    /// Whether this node holds a database session the others watch, and
+    /// watches theirs: a node whose process died is then cut as soon as
+    /// the database sees its connection close, without waiting for its
+    /// lease (docs/CLUSTER.md, "Node sessions"). Turn it off only behind a
+    /// connection pooler that pools transactions, where a session lock
+    /// means nothing (`--node-sessions false`).
+    #[arg(long, env = "CATAN_NODE_SESSIONS", default_value_t = true, action = clap::ArgAction::Set)]
+    pub node_sessions: bool,
     /// Fault injection for the tests of panic isolation: a lobby whose chat
     /// receives exactly this line panics. No flag or variable sets it, so a
     /// running server cannot be made to use it; only code that builds a

@@ -298,7 +298,9 @@ impl Cluster {
         tokio::spawn(batcher::run(cluster.clone(), wanted));
         beat.handle()
             .spawn(beat::run(cluster.clone(), lost, registered + lease));
-        beat.handle().spawn(sessions::run(cluster.clone()));
+        if config.node_sessions {
+            beat.handle().spawn(sessions::run(cluster.clone()));
+        }
         Ok(cluster)
     }
 
