@@ -1234,21 +1234,7 @@ async fn a_takeover_whose_log_loads_slowly_keeps_its_lease() {
         assert!(Instant::now() < give_up, "the game is served nowhere");
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
-    let mut ann = Player::connect(at, &lobby, Some((seat, &token))).await;
-    // The bots place before her turn (a game nobody watches waits).
-    let action = loop {
-        if let Some(action) = ann.choice() {
-            break action;
-        }
-        ann.next().await;
-    };
-    ann.act(action).await;
-    let answer = loop {
-        let v = ann.next().await;
-        if v["type"] == "accepted" || v["type"] == "rejected" {
-            break v;
-        }
-    };
+    let answer = first_move_at(at, &lobby, seat, &token).await;
     assert_eq!(answer["type"], "accepted", "{answer}");
     assert_eq!(
         lease_row(&mut admin, &lobby).await,
@@ -1337,15 +1323,8 @@ async fn a_killed_nodes_lobbies_are_taken_over_before_its_lease_runs_out() {
     let at = locate(&addrs[1..], &lobby)
         .await
         .expect("a survivor serves the game");
-    let mut ann = Player::connect(at, &lobby, Some((seat, &token))).await;
-    let action = loop {
-        if let Some(action) = ann.choice() {
-            break action;
-        }
-        ann.next().await;
-    };
-    ann.act(action).await;
-    ann.until("accepted").await;
+    let answer = first_move_at(at, &lobby, seat, &token).await;
+    assert_eq!(answer["type"], "accepted", "{answer}");
     drop(nodes);
 }
 
@@ -1427,6 +1406,27 @@ async fn a_node_whose_session_ends_gives_its_lobbies_up_and_comes_back() {
         "a did not open its session again:\n{log}"
     );
     drop(nodes);
+}
+
+/// Connects seat `seat` of `lobby` at node `at`, waits for the seat's
+/// first move (the bots place before a person's turn; a game nobody
+/// watches waits), makes it, and answers the server's answer to it
+/// (accepted or rejected).
+async fn first_move_at(at: SocketAddr, lobby: &str, seat: u8, token: &str) -> Value {
+    let mut p = Player::connect(at, lobby, Some((seat, token))).await;
+    let action = loop {
+        if let Some(action) = p.choice() {
+            break action;
+        }
+        p.next().await;
+    };
+    p.act(action).await;
+    loop {
+        let v = p.next().await;
+        if v["type"] == "accepted" || v["type"] == "rejected" {
+            return v;
+        }
+    }
 }
 
 /// The lease of `lobby`: its node, its epoch and whether it is live.
