@@ -178,12 +178,18 @@ impl SearchBot {
 
     /// Most candidates compared in the decision `view` is at.
     fn max_candidates(&self, view: &View) -> usize {
-        opening_setting(self.config.opening_candidates, view).unwrap_or(self.config.max_candidates)
+        match self.config.opening_candidates {
+            n if n > 0 && view.phase == PhaseName::Opening => n,
+            _ => self.config.max_candidates,
+        }
     }
 
     /// Turns a playout runs in the decision `view` is at.
     fn horizon(&self, view: &View) -> u32 {
-        opening_setting(self.config.opening_horizon, view).unwrap_or(self.config.horizon_turns)
+        match self.config.opening_horizon {
+            n if n > 0 && view.phase == PhaseName::Opening => n,
+            _ => self.config.horizon_turns,
+        }
     }
 
     /// The actions worth comparing: the guide's choice first, then the other
@@ -259,11 +265,11 @@ impl SearchBot {
             };
             return 0;
         }
-        let boost = opening_setting(self.config.opening_boost, view).unwrap_or(if key {
-            self.config.key_boost.max(1)
-        } else {
-            1
-        });
+        let boost = match self.config.opening_boost {
+            n if n > 0 && view.phase == PhaseName::Opening => n,
+            _ if key => self.config.key_boost.max(1),
+            _ => 1,
+        };
         let max_playouts = self.config.max_playouts.saturating_mul(boost);
         // Per candidate: sum and sum of squares of its difference to the guide.
         let horizon = self.horizon(view);
@@ -451,13 +457,6 @@ impl Bot for SearchBot {
         }
         choice.or_else(|| legal.first().copied())
     }
-}
-
-/// An opening placement's own setting (`opening_*` of [`SearchConfig`]),
-/// when `view` is at one and the setting is set; `None` (0 is unset):
-/// the setting of every decision applies.
-fn opening_setting<T: Copy + Default + PartialEq>(setting: T, view: &View) -> Option<T> {
-    (setting != T::default() && view.phase == PhaseName::Opening).then_some(setting)
 }
 
 #[cfg(test)]
