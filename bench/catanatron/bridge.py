@@ -25,10 +25,33 @@ random move was played instead: "fallbacks").
 import argparse
 import json
 import math
+import os
+import platform
 import random
+import shutil
 import subprocess
 import sys
 import time
+
+# Catanatron seeds `random` with each game's seed, but the order of the
+# moves it offers is not fixed by that: some come out of sets holding
+# strings (ordered by Python's per-process string hashing) and `None`
+# (hashed by its address in Python 3.11, which differs from run to run
+# with address-space randomisation). The players break ties by that order,
+# so the same seed played different games from one run to the next and a
+# failed smoke check could not be run again. Hence one fixed hash seed and,
+# where `setarch` is there, no address randomisation; set before the
+# imports below by running this script again.
+if os.environ.get("CATAN_BRIDGE_FIXED") != "1":
+    os.environ["CATAN_BRIDGE_FIXED"] = "1"
+    os.environ["PYTHONHASHSEED"] = "0"
+    argv = [sys.executable, *sys.argv]
+    setarch = shutil.which("setarch")
+    if setarch and subprocess.run([setarch, platform.machine(), "-R", "true"]).returncode == 0:
+        argv = [setarch, platform.machine(), "-R", *argv]
+    else:
+        print("setarch -R is not available: games may differ between runs", file=sys.stderr)
+    os.execv(argv[0], argv)
 
 from catanatron import Game, Color, RandomPlayer
 from catanatron.game import TURNS_LIMIT
@@ -80,7 +103,7 @@ class BridgePlayer(Player):
         if game.state.is_road_building:
             # Road Building without a plan (our engine chose no edges): the
             # first free road Catanatron offers.
-            self.fallbacks += 1
+            self.fallback(game, "Road Building with no roads planned", sorted(by_key))
             return playable_actions[0]
         msg = position(bm, game, self.color, sorted(by_key))
         start = time.perf_counter()
@@ -94,7 +117,7 @@ class BridgePlayer(Player):
             if "error" in answer:
                 self.errors += 1
                 print(f"bridge error: {answer['error']}", file=sys.stderr)
-            self.fallbacks += 1
+            self.fallback(game, "no answer from our engine", sorted(by_key))
             for k in ("end_turn", "roll"):
                 if k in by_key:
                     return by_key[k]
@@ -106,9 +129,19 @@ class BridgePlayer(Player):
         elif a["type"] == "play_road_building":
             self.pending = [f"road:{e}" for e in a["edges"]]
         if k not in by_key:
-            self.fallbacks += 1
+            self.fallback(game, f"our move {k} is not among theirs", sorted(by_key))
             return random.choice(playable_actions)
         return by_key[k]
+
+    def fallback(self, game, why, keys):
+        """Counts a decision our engine could not make and says why on stderr,
+        so that a failed smoke check can be read without running it again."""
+        self.fallbacks += 1
+        print(
+            f"fallback in game seed {game.seed}, turn {game.state.num_turns}: {why}; "
+            f"their moves: {' '.join(keys)}",
+            file=sys.stderr,
+        )
 
     def end(self, game):
         self.ask({"type": "end", "game": game.id})
