@@ -95,11 +95,18 @@ class BridgePlayer(Player):
         by_key = {}
         for a in playable_actions:
             by_key.setdefault(action_key(bm, game.state, a), a)
-        # The second half of a Knight or Road Building chosen earlier.
-        while self.pending:
-            k = self.pending.pop(0)
-            if k in by_key:
-                return by_key[k]
+        # The second half of a Knight or Road Building chosen earlier, in
+        # whatever order Catanatron offers them: of two roads where one
+        # reaches the network only through the other, it offers the second
+        # only once the first is built. What is left once the card's
+        # prompts are over is dropped, so that it never plays a later turn.
+        if self.pending:
+            kind = "road:" if game.state.is_road_building else "robber:"
+            for i, k in enumerate(self.pending):
+                if k.startswith(kind) and k in by_key:
+                    del self.pending[i]
+                    return by_key[k]
+            self.pending = []
         if game.state.is_road_building:
             # Road Building without a plan (our engine chose no edges): the
             # first free road Catanatron offers.
