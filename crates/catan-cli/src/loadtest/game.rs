@@ -106,6 +106,9 @@ struct Client {
     attempts: u32,
     retry_at: Option<Instant>,
     ever_connected: bool,
+    /// The last close named the node the lobby moved to (code 4010): the
+    /// next attempt goes there without asking.
+    told: bool,
 }
 
 struct Driver {
@@ -204,6 +207,7 @@ impl Driver {
                 attempts: 0,
                 retry_at: None,
                 ever_connected: false,
+                told: false,
             });
         }
         for i in 0..self.clients.len() {
@@ -363,6 +367,7 @@ impl Driver {
                 {
                     // The lobby lives elsewhere: go there now, no backoff.
                     c.target.server = to;
+                    c.told = true;
                     if c.retry_at.is_some() {
                         c.retry_at = Some(Instant::now());
                     }
@@ -560,9 +565,11 @@ impl Driver {
             c.epoch += 1;
             c.attempts += 1;
             let (mut target, epoch) = (c.target.clone(), c.epoch);
-            // A cluster client asks where the lobby lives now unless the
-            // last close told it (a node may have died since).
-            let relocate = self.shared.servers.len() > 1 && c.attempts > 1;
+            // A cluster client asks where the lobby lives now before every
+            // attempt, as the browser does (docs/CLUSTER.md), unless the
+            // last close told it: its node may have died, and a survivor
+            // asked answers once the lobby is served again.
+            let relocate = self.shared.servers.len() > 1 && !std::mem::take(&mut c.told);
             let tx = self.tx.clone();
             let metrics = self.shared.metrics.clone();
             let source = self.shared.sources.pick();
