@@ -7,6 +7,7 @@ use crate::network::next_road;
 use crate::plan::{Goal, Plan};
 use crate::trail;
 use catan_core::geometry::bits64;
+use catan_core::rules::awards::longest_trail;
 use catan_core::{Action, EdgeId, EdgeList, Resource};
 
 /// A development card worth playing now in the action phase, if any.
@@ -91,31 +92,52 @@ fn monopoly(ctx: &Ctx, legal: &[Action], plan: Option<&Plan>) -> Option<Action> 
 }
 
 /// Road Building: two roads toward the settlement the plan heads for, or
-/// two that lengthen the trail when the plan is Longest Road.
+/// two that lengthen the trail when the plan is Longest Road. When the plan
+/// needs one road only, the second heads for another spot, lengthens the
+/// trail, or else is the best other road ([`second_road`]): the rules allow
+/// one (R36), but the second road is free.
 pub fn road_building(ctx: &Ctx, legal: &[Action], plan: Option<&Plan>) -> Option<Action> {
-    let edges = match plan.map(|p| p.goal) {
+    let all = ctx.pieces_left()[0];
+    let (first, second) = match plan.map(|p| p.goal) {
         Some(Goal::Settlement { roads: 1.., .. }) => {
-            let first = next_road(ctx, 0, 4)?;
-            let second = next_road(ctx, 1u128 << first, 4);
-            let mut edges = vec![EdgeId(first)];
-            edges.extend(second.map(EdgeId));
-            edges
+            let first = EdgeId(next_road(ctx, 0, 4)?);
+            let extra = 1u128 << first.0;
+            let second = next_road(ctx, extra, 4)
+                .map(EdgeId)
+                .or_else(|| trail::lengthen(ctx, extra, all));
+            (first, second)
         }
         Some(Goal::LongestRoad) => {
-            let all = ctx.pieces_left()[0];
             let first = trail::lengthen(ctx, 0, all)?;
-            let second = trail::lengthen(ctx, 1u128 << first.0, all);
-            let mut edges = vec![first];
-            edges.extend(second);
-            edges
+            (first, trail::lengthen(ctx, 1u128 << first.0, all))
         }
         _ => return None,
     };
-    let both = Action::PlayRoadBuilding {
-        edges: EdgeList::from_slice(&edges),
-    };
+    let second = second.or_else(|| second_road(ctx, legal, first));
     let one = Action::PlayRoadBuilding {
-        edges: EdgeList::from_slice(&edges[..1]),
+        edges: EdgeList::from_slice(&[first]),
     };
-    [both, one].into_iter().find(|a| legal.contains(a))
+    let both = second.map(|e| Action::PlayRoadBuilding {
+        edges: EdgeList::from_slice(&[first, e]),
+    });
+    both.into_iter().chain([one]).find(|a| legal.contains(a))
+}
+
+/// A second road for a Road Building whose plan needed only `first`: of the
+/// roads it may build after `first`, the one that leaves the longest trail
+/// (the last of those in the legal order on a tie, so the choice is
+/// reproducible). Any road is worth more than none: it may count toward
+/// Longest Road later, and it takes an edge from the others.
+fn second_road(ctx: &Ctx, legal: &[Action], first: EdgeId) -> Option<EdgeId> {
+    let roads = ctx.my_roads | 1u128 << first.0;
+    legal
+        .iter()
+        .filter_map(|a| match a {
+            Action::PlayRoadBuilding { edges } if edges.len() == 2 => {
+                let mut it = edges.iter();
+                (it.next() == Some(first)).then(|| it.next()).flatten()
+            }
+            _ => None,
+        })
+        .max_by_key(|e| longest_trail(roads | 1u128 << e.0, ctx.opp_buildings))
 }

@@ -6,7 +6,7 @@ use super::HeuristicBot;
 use crate::Bot;
 use crate::ctx::Ctx;
 use crate::plan::{self, Goal};
-use crate::testkit::{blank, path, roads, settle};
+use crate::testkit::{blank, edge, path, roads, settle};
 use catan_core::geometry::geo;
 use catan_core::{Action, DevCard, Game, GameOptions, ResourceSet, Seat, Viewer};
 
@@ -152,4 +152,67 @@ fn r39_hemmed_in_it_takes_the_detour_no_single_road_shows() {
     }
     assert_eq!(g.players()[0].trail, 5);
     assert_eq!(g.longest_road(), Some(Seat(0)));
+}
+
+/// Seat 0 one road away from the only free corner left, holding Road
+/// Building: the card builds that road and a second one. Before, it built
+/// the one road its plan needed and gave the second up (R36 allows "up to
+/// 2"), a free road thrown away, and in Catanatron's engine, which always
+/// asks for two, the bridge had no answer for the second.
+#[test]
+fn r36_road_building_builds_two_roads_when_the_plan_needs_one() {
+    let mut g = blank(GameOptions::default());
+    let mine = path(20, 1, 0);
+    settle(&mut g, Seat(0), mine[0]);
+    roads(&mut g, Seat(0), &mine);
+    let geo = geo();
+    let target = (0..54u8)
+        .find(|&v| geo.vertex_neighbour_mask[mine[1] as usize] & 1 << v != 0 && v != mine[0])
+        .expect("a corner beyond the road");
+    // Every other corner taken or too close to a building: seat 1's
+    // settlements on each corner still free, or, beside the target, on a
+    // neighbour of it away from the target.
+    g.player_mut(Seat(1)).settlements_left = 54;
+    let near_target = geo.vertex_neighbour_mask[target as usize] | 1u64 << target;
+    for v in 0..54u8 {
+        let occupied = g.occupied_vertices();
+        let blocked = (0..54u8)
+            .filter(|&w| occupied & 1u64 << w != 0)
+            .fold(occupied, |m, w| m | geo.vertex_neighbour_mask[w as usize]);
+        if v == target || blocked & 1u64 << v != 0 {
+            continue;
+        }
+        let at = if near_target & 1u64 << v == 0 {
+            v
+        } else {
+            (0..54u8)
+                .find(|&w| {
+                    geo.vertex_neighbour_mask[v as usize] & 1u64 << w != 0
+                        && (near_target | 1u64 << mine[1]) & 1u64 << w == 0
+                })
+                .expect("a corner beside it away from the target")
+        };
+        settle(&mut g, Seat(1), at);
+    }
+    g.player_mut(Seat(0)).dev.0[DevCard::RoadBuilding.index()] = 1;
+    // No city left to build: the settlement is the plan.
+    g.player_mut(Seat(0)).cities_left = 0;
+    let view = g.view(Viewer::Seat(Seat(0)));
+    let (_, best) = plan::current(&Ctx::new(&view));
+    assert!(
+        matches!(
+            best.map(|p| p.goal),
+            Some(Goal::Settlement { roads: 1, .. })
+        ),
+        "{best:?}"
+    );
+    let a = choose(&g).expect("an action");
+    let Action::PlayRoadBuilding { edges } = a else {
+        panic!("expected Road Building, got {a:?}");
+    };
+    let to_target = edge(mine[1], target);
+    assert!(edges.iter().any(|e| e.0 == to_target), "{a:?}");
+    assert_eq!(edges.len(), 2, "{a:?}");
+    g.apply(Seat(0), a).unwrap();
+    assert_eq!(g.players()[0].roads.count_ones(), 3);
 }
