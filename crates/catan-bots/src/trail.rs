@@ -8,7 +8,7 @@ use crate::network::reach;
 use crate::trail_search::TrailSearch;
 use catan_core::EdgeId;
 use catan_core::geometry::{NONE, bits64, bits128, geo};
-use catan_core::rules::awards::longest_trail;
+use catan_core::rules::awards::{longest_trail, trail_with};
 
 /// The trail the bot must beat for the award: 5, or one more than the
 /// longest of anyone else's.
@@ -48,7 +48,7 @@ pub fn gain_with(ctx: &Ctx, extra: u128, horizon: u8) -> Option<(EdgeId, u8)> {
             if (ctx.all_roads | extra) & (1u128 << e) != 0 {
                 continue;
             }
-            let len = longest_trail(roads | 1u128 << e, ctx.opp_buildings);
+            let len = trail_with(roads, ctx.opp_buildings, trail, e);
             if len > trail && best.is_none_or(|(_, l)| len > l) {
                 best = Some((EdgeId(e), len));
             }

@@ -45,6 +45,32 @@ pub fn longest_trail(roads: u128, blocked: u64) -> u8 {
     best
 }
 
+/// The longest trail of `roads` with the road on `edge` added, given
+/// `trail`, the longest of `roads` alone (both never passing a vertex in
+/// `blocked`, as in [`longest_trail`]). When the road grows the network
+/// from one end into a vertex it did not reach, the only new trails end
+/// with this road, so one search from the attaching end suffices;
+/// otherwise the whole network is counted again.
+pub fn trail_with(roads: u128, blocked: u64, trail: u8, edge: u8) -> u8 {
+    let g = geo();
+    let [a, b] = g.edge_vertices[edge as usize];
+    let has = |v: u8| g.vertex_edge_mask[v as usize] & roads != 0;
+    let from = match (has(a), has(b)) {
+        (true, false) => a,
+        (false, true) => b,
+        _ => return longest_trail(roads | 1u128 << edge, blocked),
+    };
+    let through = if blocked & (1u64 << from) != 0 {
+        1
+    } else {
+        let mut best = 0u8;
+        let mut seen = 0u128;
+        walk(from, roads, blocked, 0, 0, &mut best, &mut seen, true);
+        best + 1
+    };
+    trail.max(through)
+}
+
 /// Depth-first search over unused roads from `v`; `first` marks the start,
 /// which may be an opponent's building (a trail can end there, not pass).
 #[allow(clippy::too_many_arguments)]
@@ -94,32 +120,13 @@ impl Game {
         self.players[seat.index()].trail = t;
     }
 
-    /// Updates `seat`'s trail after its road on `edge` was added. When the
-    /// road grows the network from one end into a vertex it did not reach,
-    /// the only new trails end with this road, so one search from the
-    /// attaching end suffices; otherwise the whole network is recounted.
+    /// Updates `seat`'s trail after its road on `edge` was added
+    /// ([`trail_with`]).
     pub(crate) fn extend_trail(&mut self, seat: Seat, edge: crate::ids::EdgeId) {
-        let g = geo();
         let p = &self.players[seat.index()];
-        let bit = 1u128 << edge.0;
-        let before = p.roads & !bit;
-        let [a, b] = g.edge_vertices[edge.index()];
-        let has = |v: u8| g.vertex_edge_mask[v as usize] & before != 0;
-        let from = match (has(a), has(b)) {
-            (true, false) => a,
-            (false, true) => b,
-            _ => return self.recount_trail(seat),
-        };
+        let before = p.roads & !(1u128 << edge.0);
         let blocked = self.occupied_vertices & !p.buildings();
-        let through = if blocked & (1u64 << from) != 0 {
-            1
-        } else {
-            let mut best = 0u8;
-            let mut seen = 0u128;
-            walk(from, before, blocked, 0, 0, &mut best, &mut seen, true);
-            best + 1
-        };
-        let t = p.trail.max(through);
+        let t = trail_with(before, blocked, p.trail, edge.0);
         self.players[seat.index()].trail = t;
     }
 
@@ -270,6 +277,45 @@ mod tests {
             let mask = roads.iter().fold(0u128, |m, &e| m | 1u128 << e);
             let blocked = blocked_vs.iter().fold(0u64, |m, &v| m | 1u64 << v);
             prop_assert_eq!(longest_trail(mask, blocked), brute(&roads, blocked));
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn r39_a_road_added_counts_as_a_whole_recount(
+            start in 0u8..72, steps in proptest::collection::vec(0usize..4, 0..12),
+            pick in 0usize..64,
+            blocked_picks in proptest::collection::vec(0usize..64, 0..3),
+        ) {
+            let mut roads = 1u128 << start;
+            let mut last = start;
+            for s in steps {
+                let cands: Vec<u8> = bits128(geo().edge_edge_mask[last as usize] & !roads).collect();
+                if cands.is_empty() { break; }
+                last = cands[s % cands.len()];
+                roads |= 1u128 << last;
+            }
+            // A road sharing a vertex with the network: most attach at one
+            // end; some join two of its vertices.
+            let touching = bits128(roads)
+                .fold(0u128, |m, e| m | geo().edge_edge_mask[e as usize]);
+            let touching: Vec<u8> = bits128(touching & !roads).collect();
+            prop_assume!(!touching.is_empty());
+            let extra = touching[pick % touching.len()];
+            // Opponents' buildings on the network's own corners, where
+            // they cut trails.
+            let corners: Vec<u8> = bits64(
+                bits128(roads).fold(0u64, |m, e| m | geo().edge_vertex_mask[e as usize]),
+            )
+            .collect();
+            let blocked = blocked_picks
+                .iter()
+                .fold(0u64, |m, &i| m | 1u64 << corners[i % corners.len()]);
+            let trail = longest_trail(roads, blocked);
+            prop_assert_eq!(
+                trail_with(roads, blocked, trail, extra),
+                longest_trail(roads | 1u128 << extra, blocked)
+            );
         }
     }
 
