@@ -7,7 +7,7 @@ use crate::network::next_road;
 use crate::plan::{Goal, Plan};
 use crate::trail;
 use catan_core::geometry::bits64;
-use catan_core::rules::awards::longest_trail;
+use catan_core::rules::awards::{longest_trail, trail_with};
 use catan_core::{Action, EdgeId, EdgeList, Resource};
 
 /// A development card worth playing now in the action phase, if any.
@@ -130,6 +130,7 @@ pub fn road_building(ctx: &Ctx, legal: &[Action], plan: Option<&Plan>) -> Option
 /// Longest Road later, and it takes an edge from the others.
 fn second_road(ctx: &Ctx, legal: &[Action], first: EdgeId) -> Option<EdgeId> {
     let roads = ctx.my_roads | 1u128 << first.0;
+    let trail = longest_trail(roads, ctx.opp_buildings);
     legal
         .iter()
         .filter_map(|a| match a {
@@ -139,5 +140,5 @@ fn second_road(ctx: &Ctx, legal: &[Action], first: EdgeId) -> Option<EdgeId> {
             }
             _ => None,
         })
-        .max_by_key(|e| longest_trail(roads | 1u128 << e.0, ctx.opp_buildings))
+        .max_by_key(|e| trail_with(roads, ctx.opp_buildings, trail, e.0))
 }
