@@ -226,6 +226,16 @@ impl Config {
             asynchronous_commit: true,
         }
     }
+    /// The appends' own pool (PostgreSQL): one connection per group commit
+    /// in flight and one to settle an append in doubt
+    /// (`persist::WRITER_CONNECTIONS`), the store's usual timeouts and
+    /// synchronous commits.
+    pub fn journal_store_options(&self) -> catan_store::StoreOptions {
+        catan_store::StoreOptions {
+            max_connections: crate::persist::WRITER_CONNECTIONS,
+            ..self.store_options()
+        }
+    }
     /// The takeovers' own pool (`cluster::Stores`): one connection for each
     /// takeover that may run at once (`cluster::TAKEOVERS_AT_ONCE`) and one
     /// for the reaper's looks for orphans, apart from the main pool, which

@@ -14,7 +14,7 @@ pub mod steps;
 pub mod store_journal;
 
 pub use recovery::{RecoveryReport, recover, restore_room, resume_loaded, resume_on_demand};
-pub use store_journal::StoreJournal;
+pub use store_journal::{StoreJournal, WRITER_CONNECTIONS};
 
 use crate::config::Config;
 use crate::state::AppState;
@@ -120,6 +120,20 @@ async fn open_store_with(
         })
 }
 
+/// The journal over `store`. On PostgreSQL its appends get a pool of their
+/// own (`Config::journal_store_options`), so that requests filling the main
+/// pool never make a game's actions wait for a connection; SQLite has one
+/// writer at a time anyway, and a second pool would only contend for its
+/// lock.
+async fn journal_over(config: &Config, store: &Store) -> Result<StoreJournal, OpenError> {
+    let deadline = config.journal_deadline();
+    if store.backend() == catan_store::Backend::Sqlite {
+        return Ok(StoreJournal::new(store.clone(), deadline));
+    }
+    let appends = open_store_with(config, &config.journal_store_options()).await?;
+    Ok(StoreJournal::with_writer(store.clone(), appends, deadline))
+}
+
 /// Why the server could not start on its store.
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
@@ -147,7 +161,7 @@ pub async fn persistent_state(config: Config) -> Result<(AppState, RecoveryRepor
     if config.clustered() {
         return clustered_state(config, store).await;
     }
-    let journal = Arc::new(StoreJournal::new(store.clone(), config.journal_deadline()));
+    let journal = Arc::new(journal_over(&config, &store).await?);
     let state = AppState::new(config, journal).with_store(store.clone());
     let report = recover(&state.registry, &store).await?;
     tracing::info!(
@@ -170,7 +184,9 @@ async fn clustered_state(
     use crate::cluster::Cluster;
     let (leases, lost) = Cluster::leases();
     let journal = Arc::new(
-        StoreJournal::new(store.clone(), config.journal_deadline()).fenced_by(leases.clone()),
+        journal_over(&config, &store)
+            .await?
+            .fenced_by(leases.clone()),
     );
     let state = AppState::new(config.clone(), journal).with_store(store.clone());
     // The beat's pool is opened on the beat's own runtime, so that its

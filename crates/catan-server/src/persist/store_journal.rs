@@ -24,14 +24,19 @@ use uuid::Uuid;
 const MAX_BATCH: usize = 256;
 /// Appends waiting for the writer before callers wait for room.
 const QUEUE: usize = 4096;
-/// Batches written at once (each holds a pooled connection; the pool has
-/// ten, the rest serve loads, seat changes and settling).
+/// Batches written at once (each holds a pooled connection).
 const IN_FLIGHT: usize = 4;
+/// Connections of the appends' own pool ([`StoreJournal::with_writer`]):
+/// one for each batch in flight and one to settle an append in doubt.
+pub const WRITER_CONNECTIONS: u32 = IN_FLIGHT as u32 + 1;
 
 /// The journal that writes to the database.
 #[derive(Clone, Debug)]
 pub struct StoreJournal {
     store: Store,
+    /// Where appends are written and settled: `store`, or a pool of their
+    /// own ([`StoreJournal::with_writer`]).
+    appends: Store,
     writer: GroupCommit,
     /// In a cluster: the leases this node holds; every append is fenced by
     /// its lobby's epoch.
@@ -58,8 +63,18 @@ impl StoreJournal {
     /// A journal over `store` whose appends answer within `deadline`;
     /// spawns the group-commit writer on the current Tokio runtime.
     pub fn new(store: Store, deadline: Duration) -> StoreJournal {
+        StoreJournal::with_writer(store.clone(), store, deadline)
+    }
+
+    /// [`StoreJournal::new`] writing and settling the appends over
+    /// `appends`, a pool of their own ([`WRITER_CONNECTIONS`]), and the
+    /// rest over `store`. Requests share `store`'s pool: a flood of them
+    /// (a dead node's clients looking their lobbies up, replays) queued
+    /// there for seconds, and the games' actions waiting behind them were
+    /// refused with `storage_unavailable` (docs/PERFORMANCE.md).
+    pub fn with_writer(store: Store, appends: Store, deadline: Duration) -> StoreJournal {
         let writer = GroupCommit::spawn(
-            store.clone(),
+            appends.clone(),
             GroupCommitConfig {
                 max_batch: MAX_BATCH,
                 queue: QUEUE,
@@ -70,6 +85,7 @@ impl StoreJournal {
         );
         StoreJournal {
             store,
+            appends,
             writer,
             fence: None,
         }
@@ -152,7 +168,7 @@ impl StoreJournal {
     ) -> Result<(), JournalError> {
         let epoch = self.epoch(lobby)?;
         match self
-            .store
+            .appends
             .ensure_action_fenced(lobby, action, epoch, self.writer.deadline())
             .await
         {

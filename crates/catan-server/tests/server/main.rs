@@ -24,6 +24,7 @@ mod doc_codes;
 mod history;
 mod http_api;
 mod in_doubt;
+mod journal_pool;
 mod lobby_panic;
 mod openapi;
 mod ops;
