@@ -670,6 +670,21 @@ async fn a_batch_claim_takes_only_orphans_and_batch_loads_match() {
             .is_empty()
     );
     assert!(store.claim_games(&[], d.holder()).await.unwrap().is_empty());
+    // The batch read of the owners gives what reading one by one gives
+    // (the times aside: each read has its own `now()`), unknown ids left out.
+    let owners = store.lease_owners(&want).await.unwrap();
+    assert_eq!(owners.len(), ids.len(), "every leased lobby, no other");
+    for &id in &ids {
+        let one = store.lease_owner(id).await.unwrap().unwrap();
+        let many = &owners[&id];
+        assert_eq!(
+            (&many.node_id, &many.url, many.epoch, many.live),
+            (&one.node_id, &one.url, one.epoch, one.live),
+            "lobby {id}"
+        );
+    }
+    assert!(owners.values().any(|o| o.node_id.as_deref() == Some("b")));
+    assert!(store.lease_owners(&[]).await.unwrap().is_empty());
     // The batch load gives what loading one by one gives, unknown ids left out.
     let loaded = store.load_games(&want).await.unwrap();
     assert_eq!(loaded.len(), ids.len());

@@ -16,6 +16,7 @@ mod batcher;
 mod beat;
 mod holder;
 pub mod leases;
+mod owners;
 mod reaper;
 pub mod route;
 mod seen;
@@ -115,6 +116,8 @@ struct Inner {
     takeovers: Arc<tokio::sync::Semaphore>,
     /// Lobbies lookups want taken over, for the batcher (`batcher`).
     wants: batcher::Wants,
+    /// Lobbies whose owner lookups want read, for the reader (`owners`).
+    asks: owners::Asks,
     /// The live nodes as last read, for lookups of orphans (`takers`).
     nodes: takers::NodeList,
     /// Lookups that may wait at once (see `locate_gated`).
@@ -262,6 +265,7 @@ impl Cluster {
         };
         let key = store.cluster_key().await?;
         let (wants, wanted) = batcher::queue();
+        let (asks, asked) = owners::queue();
         tracing::info!(node_id = %id, %url, "joined the cluster");
         let cluster = Cluster {
             inner: Arc::new(Inner {
@@ -288,6 +292,7 @@ impl Cluster {
                 cuts: tokio::sync::watch::Sender::new(0),
                 takeovers: Arc::new(tokio::sync::Semaphore::new(TAKEOVERS_AT_ONCE)),
                 wants,
+                asks,
                 nodes: takers::NodeList::default(),
                 lookups: tokio::sync::Semaphore::new(LOOKUPS_AT_ONCE),
                 claiming: Mutex::new(HashSet::new()),
@@ -296,6 +301,7 @@ impl Cluster {
         // The registration holds the node's lease from when it was sent.
         tokio::spawn(reaper::run(cluster.clone()));
         tokio::spawn(batcher::run(cluster.clone(), wanted));
+        tokio::spawn(owners::run(cluster.clone(), asked));
         beat.handle()
             .spawn(beat::run(cluster.clone(), lost, registered + lease));
         if config.node_sessions {
@@ -531,7 +537,7 @@ impl Cluster {
             return Ok(Found::Done(Located::There(url)));
         }
         let lease = self.inner.lease;
-        let owner = self.inner.store.lease_owner(lobby).await?;
+        let owner = self.owner(lobby).await?;
         let holder = owner.as_ref().and_then(|o| o.node_id.clone());
         match owner {
             // Its holder beats but renews late (a busy database): still its
