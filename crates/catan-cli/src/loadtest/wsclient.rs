@@ -22,6 +22,11 @@ use uuid::Uuid;
 
 /// Initial read buffer per socket (it grows for larger messages).
 const READ_BUFFER: usize = 8 * 1024;
+/// Longest a connection and its WebSocket handshake may take, as a
+/// browser gives up on a socket that never opens: a server out of file
+/// descriptors leaves a connection in its accept queue unanswered, and the
+/// client waited for it until the run ended.
+const OPEN_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The writing half of a client socket.
 pub type Sink = SplitSink<WebSocketStream<TcpStream>, Message>;
@@ -91,18 +96,24 @@ pub async fn open(
     tx: UnboundedSender<Event>,
     metrics: Arc<Metrics>,
 ) -> Result<Sink, String> {
-    let stream = net::connect(target.server, source)
+    let opening = async {
+        let stream = net::connect(target.server, source)
+            .await
+            .map_err(|e| format!("connect: {e}"))?;
+        let url = format!("ws://{}/api/lobbies/{}/ws", target.server, target.lobby);
+        // tungstenite's default 128 KiB read buffer per socket would make
+        // tens of thousands of clients cost gigabytes; server messages are
+        // a few KiB.
+        let config = WebSocketConfig::default()
+            .read_buffer_size(READ_BUFFER)
+            .write_buffer_size(0);
+        tokio_tungstenite::client_async_with_config(url, stream, Some(config))
+            .await
+            .map_err(|e| format!("WebSocket handshake: {e}"))
+    };
+    let (ws, _) = tokio::time::timeout(OPEN_TIMEOUT, opening)
         .await
-        .map_err(|e| format!("connect: {e}"))?;
-    let url = format!("ws://{}/api/lobbies/{}/ws", target.server, target.lobby);
-    // tungstenite's default 128 KiB read buffer per socket would make tens
-    // of thousands of clients cost gigabytes; server messages are a few KiB.
-    let config = WebSocketConfig::default()
-        .read_buffer_size(READ_BUFFER)
-        .write_buffer_size(0);
-    let (ws, _) = tokio_tungstenite::client_async_with_config(url, stream, Some(config))
-        .await
-        .map_err(|e| format!("WebSocket handshake: {e}"))?;
+        .map_err(|_| format!("no WebSocket within {OPEN_TIMEOUT:?}"))??;
     let (mut sink, stream) = ws.split();
     sink.send(Message::text(proto::hello(target.token.as_deref())))
         .await
