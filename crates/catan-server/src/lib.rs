@@ -5,6 +5,7 @@
 //! spectator speaking the protocol in docs/PROTOCOL.md. Every accepted action
 //! goes through a write-ahead [`journal::Journal`] before anyone hears of it.
 
+pub mod accept;
 pub mod api;
 pub mod cluster;
 pub mod config;
@@ -111,7 +112,7 @@ pub async fn serve(
     stop: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     use axum::serve::ListenerExt;
-    let listener = listener.tap_io(|tcp| {
+    let listener = accept::Patient::new(listener).tap_io(|tcp| {
         if let Err(e) = tcp.set_nodelay(true) {
             tracing::debug!(error = %e, "cannot set TCP_NODELAY");
         }

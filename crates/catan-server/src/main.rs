@@ -27,9 +27,8 @@ async fn main() -> anyhow::Result<()> {
         .await
         .context("cannot start on the game store")?;
     let store = state.store.clone();
-    let listener = tokio::net::TcpListener::bind(config.bind)
-        .await
-        .with_context(|| format!("cannot listen on {}", config.bind))?;
+    let listener =
+        listen(config.bind).with_context(|| format!("cannot listen on {}", config.bind))?;
     tracing::info!(addr = %config.bind, static_dir = %config.static_dir.display(), "catan-server listening");
     // A cluster node hands its lobbies to the other nodes before it stops
     // serving (docs/CLUSTER.md): the sockets close with "moved" and the
@@ -50,6 +49,27 @@ async fn main() -> anyhow::Result<()> {
     }
     tracing::info!("stopped");
     Ok(())
+}
+
+/// Connections the kernel may hold for the server before it accepts them
+/// (capped by the kernel's `net.core.somaxconn`). A dead node's clients
+/// all reconnect to the survivors within a second or two; with the usual
+/// 1,024 the queue overflowed, their connection requests were dropped, and
+/// each waited for its retry one to three seconds later
+/// (docs/PERFORMANCE.md).
+const LISTEN_BACKLOG: u32 = 8192;
+
+/// A listening socket on `addr` with [`LISTEN_BACKLOG`].
+fn listen(addr: std::net::SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    // As `TcpListener::bind` does: a restarted server may bind at once.
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(LISTEN_BACKLOG)
 }
 
 async fn shutdown_signal() {
