@@ -10,8 +10,14 @@
 use super::Cluster;
 use super::takeover::{By, LOAD_BATCH};
 use crate::lobby::LobbyHandle;
+use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use uuid::Uuid;
+
+/// Longest a batch waits for more lobbies after its first: far less than a
+/// takeover's claim and load on a busy node (hundreds of milliseconds), so
+/// that a lone lookup hardly notices it.
+const GATHER: Duration = Duration::from_millis(50);
 
 /// A lookup's lobby, and where its answer goes: the lobby's handle when the
 /// batch took it over, `None` when it did not (then the lookup looks at it
@@ -39,14 +45,22 @@ impl Cluster {
     }
 }
 
-/// Runs the batcher until the process ends: waits for a lobby, then for a
-/// takeover turn, then takes over that lobby and every other one handed
-/// in meanwhile, in a task of their own (so the next batch gathers while
-/// this one loads).
+/// Runs the batcher until the process ends: waits for a lobby, gathers
+/// others for up to [`GATHER`], waits for a takeover turn, then takes over
+/// those lobbies and every other one handed in meanwhile, in a task of
+/// their own (so the next batch gathers while this one loads).
 pub(super) async fn run(cluster: Cluster, mut wants: mpsc::UnboundedReceiver<Want>) {
     while let Some(first) = wants.recv().await {
-        let turn = cluster.turn().await;
         let mut batch = vec![first];
+        let until = tokio::time::Instant::now() + GATHER;
+        while batch.len() < LOAD_BATCH {
+            match tokio::time::timeout_at(until, wants.recv()).await {
+                Ok(Some(want)) => batch.push(want),
+                // Closed (the process ends) or gathered long enough.
+                Ok(None) | Err(_) => break,
+            }
+        }
+        let turn = cluster.turn().await;
         while batch.len() < LOAD_BATCH {
             match wants.try_recv() {
                 Ok(want) => batch.push(want),

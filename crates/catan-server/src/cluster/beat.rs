@@ -8,16 +8,15 @@
 //! checks which lobbies another node took over and stops those. The beat has a pool
 //! of its own, so that client requests filling the main pool (a reconnect
 //! storm, a slow database) cannot hold renewals up until every lease of
-//! the node runs out, and a thread and runtime of its own ([`BeatRuntime`]),
+//! the node runs out, and a thread and runtime of its own (`PoolThread`),
 //! so that a swamped lobby runtime cannot either. The reaper (a task on the
 //! lobbies' runtime, `reaper`) takes over orphaned games.
 
 use super::Cluster;
 use crate::metrics::metrics;
 use catan_protocol::{CloseReason, LobbyInfo};
-use catan_store::{Lease, Listing, NodeLoad, Store};
+use catan_store::{Lease, Listing, NodeLoad};
 use std::collections::{HashMap, HashSet};
-use std::future::Future;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -44,55 +43,7 @@ const BUSY_AFTER: u32 = 3;
 /// every beat).
 const CALM_WITHIN: u32 = 6;
 
-/// The beat's own thread, with a runtime of its own: on a node whose
-/// runtime is swamped (tens of thousands of sockets on two cores), a task
-/// that is ready waits its turn behind every other one, and at 10,000
-/// games a renewal of a single row was answered after more than the lease
-/// time, so nodes gave every lobby up while the database had renewed their
-/// leases. Here the beat's timers, its statements and its pool's
-/// connections are driven by a thread that has nothing else to do.
-#[derive(Debug)]
-pub struct BeatRuntime {
-    handle: tokio::runtime::Handle,
-    /// The beat's pool, opened on this runtime.
-    store: Store,
-}
-
-impl BeatRuntime {
-    /// Starts the thread (it runs until the process ends) and opens the
-    /// beat's pool on it with `open`, so that its connections are driven
-    /// there.
-    pub async fn start<F, E>(open: F) -> Result<BeatRuntime, E>
-    where
-        F: Future<Output = Result<Store, E>> + Send + 'static,
-        E: From<std::io::Error> + Send + 'static,
-    {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()?;
-        let handle = rt.handle().clone();
-        std::thread::Builder::new()
-            .name("cluster-beat".into())
-            .spawn(move || rt.block_on(std::future::pending::<()>()))?;
-        let store = handle
-            .spawn(open)
-            .await
-            .map_err(|e| E::from(std::io::Error::other(e)))??;
-        Ok(BeatRuntime { handle, store })
-    }
-
-    /// Where to spawn the beat's work.
-    pub fn handle(&self) -> &tokio::runtime::Handle {
-        &self.handle
-    }
-
-    /// The beat's pool.
-    pub fn store(&self) -> &Store {
-        &self.store
-    }
-}
-
-/// Runs the beat until the process ends, on the [`BeatRuntime`].
+/// Runs the beat until the process ends, on the [`PoolThread`].
 /// `valid_until`: until when the node's registration surely holds its lease.
 pub(super) async fn run(
     cluster: Cluster,

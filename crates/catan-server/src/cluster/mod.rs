@@ -17,7 +17,9 @@ mod beat;
 mod holder;
 pub mod leases;
 mod owners;
+mod pool_thread;
 mod reaper;
+mod room;
 pub mod route;
 mod seen;
 mod sessions;
@@ -26,10 +28,10 @@ mod takers;
 
 use crate::lobby::LobbyHandle;
 use crate::registry::Registry;
-pub use beat::BeatRuntime;
 use catan_protocol::CloseReason;
 use catan_store::{Holder, NodeRecord, Store, StoreError};
 use leases::Leases;
+pub use pool_thread::PoolThread;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -69,11 +71,14 @@ struct Inner {
     /// claim of fifty lobbies took 0.3-1 s at 3,000 games a node, against
     /// 20-200 ms on its own: docs/PERFORMANCE.md).
     takeover_store: Store,
+    /// The takeovers' own runtime (`PoolThread`), where `takeover_store`'s
+    /// connections are driven and a batch's claim and load run.
+    takeover_rt: tokio::runtime::Handle,
     /// The beat's own pool (`Config::beat_store_options`): renewals never
     /// wait behind client traffic for a connection. Used on `beat_rt` only,
     /// where its connections were opened.
     beat_store: Store,
-    /// The beat's own runtime (`BeatRuntime`).
+    /// The beat's own runtime (`PoolThread`).
     beat_rt: tokio::runtime::Handle,
     /// The runtime that serves the lobbies: work for them the beat starts
     /// (stopping a lobby) runs there.
@@ -126,6 +131,8 @@ struct Inner {
     /// are loading): the beat parks the leases of lobbies missing from the
     /// registry, and must leave these alone (`takeover::Claiming`).
     claiming: Mutex<HashSet<Uuid>>,
+    /// The process's limit on open files, read at the start (`room`).
+    files: Option<usize>,
 }
 
 /// Lookups of lobbies not live here that may wait at once (each holds its
@@ -144,8 +151,9 @@ pub(crate) const TAKEOVERS_AT_ONCE: usize = 6;
 pub struct Stores {
     /// The node's main pool.
     pub store: Store,
-    /// The takeovers' pool ([`crate::Config::takeover_store_options`]).
-    pub takeovers: Store,
+    /// The takeovers' pool ([`crate::Config::takeover_store_options`]), on
+    /// a thread of its own.
+    pub takeovers: PoolThread,
 }
 
 /// How long after its lease's expiry a takeover of a dead node's lobby is
@@ -224,12 +232,12 @@ impl Cluster {
     /// beat. `stores` are the node's main pool and its takeovers' own;
     /// `sockets` counts the node's open WebSockets (for the node list);
     /// `beat` is the beat's own runtime, with a pool of its own on the same
-    /// database. Call it on the runtime that serves the lobbies (the reaper
-    /// runs there).
+    /// database. Call it on the runtime that serves the lobbies (the
+    /// takeovers spawn the lobbies' actors there).
     pub async fn join(
         config: &crate::Config,
         stores: Stores,
-        beat: BeatRuntime,
+        beat: PoolThread,
         registry: Registry,
         leases: Arc<Leases>,
         lost: tokio::sync::mpsc::UnboundedReceiver<Uuid>,
@@ -275,7 +283,8 @@ impl Cluster {
                 instance,
                 generation: AtomicI64::new(generation),
                 store,
-                takeover_store: takeovers,
+                takeover_store: takeovers.store().clone(),
+                takeover_rt: takeovers.handle().clone(),
                 beat_store: beat.store().clone(),
                 beat_rt: beat.handle().clone(),
                 main_rt: tokio::runtime::Handle::current(),
@@ -296,11 +305,16 @@ impl Cluster {
                 nodes: takers::NodeList::default(),
                 lookups: tokio::sync::Semaphore::new(LOOKUPS_AT_ONCE),
                 claiming: Mutex::new(HashSet::new()),
+                files: room::open_files_limit(),
             }),
         };
         // The registration holds the node's lease from when it was sent.
-        tokio::spawn(reaper::run(cluster.clone()));
-        tokio::spawn(batcher::run(cluster.clone(), wanted));
+        // The reaper and the lookups' batcher run on the takeovers' thread
+        // too: on the lobbies' runtime, each of their steps waited behind a
+        // dead node's reconnecting clients (docs/PERFORMANCE.md).
+        let takers = takeovers.handle();
+        takers.spawn(reaper::run(cluster.clone()));
+        takers.spawn(batcher::run(cluster.clone(), wanted));
         tokio::spawn(owners::run(cluster.clone(), asked));
         beat.handle()
             .spawn(beat::run(cluster.clone(), lost, registered + lease));
@@ -584,6 +598,10 @@ impl Cluster {
                 .await
         {
             return Ok(Found::Done(Located::There(url)));
+        }
+        // No files left for its sockets: the other nodes take it over.
+        if self.room() == 0 {
+            return Ok(Found::Done(Located::Moving));
         }
         self.take_over(lobby).await.map(Found::Done)
     }

@@ -10,7 +10,7 @@
 //! rendezvous hashing over the same node list on every node): each node
 //! takes its own share first, so two survivors take a dead node's lobbies
 //! half each, at once, without claiming the same rows. An orphan its taker
-//! has not taken within a beat is anybody's. An expired lease whose node
+//! has not taken within a lease time is anybody's. An expired lease whose node
 //! still beats (its renewal is late: a busy database) is left to that node
 //! for a whole lease time more: taking it would move a lobby that is
 //! being served, and its clients, for nothing.
@@ -29,6 +29,13 @@ const TAKEN_PER_ROUND: usize = 1_000;
 /// Rounds in a row while each finds more to take (then wait for the beat:
 /// a game that cannot be resumed here must not be retried in a loop).
 const ROUNDS_IN_A_ROW: usize = 3;
+
+/// Lease times after which an orphan its taker has not taken is anybody's.
+/// A beat, as before, let each survivor take half of the other's share in
+/// its second round, whichever was done first; a survivor that took more
+/// than its half of a dead node's lobbies ran out of file descriptors at
+/// 3,000 games a node (docs/PERFORMANCE.md).
+const STEAL_AFTER_LEASES: u32 = 1;
 
 /// Beats between two looks for orphans while nothing suggests there are
 /// any: the look reads every game in progress with its lease (about 50 ms
@@ -113,7 +120,8 @@ pub(super) async fn run(cluster: Cluster) {
         seen = Some(now_seen);
         quiet_for = 0;
         for _ in 0..ROUNDS_IN_A_ROW {
-            let (found, taken) = once(&cluster, every, &nodes).await;
+            let (found, taken) =
+                once(&cluster, STEAL_AFTER_LEASES * cluster.inner.lease, &nodes).await;
             orphans_left = found > 0;
             if taken == 0 {
                 break;
@@ -157,7 +165,17 @@ async fn once(
     // most recently orphaned first otherwise, as the store answers).
     let wanted = cluster.wanted();
     orphans.sort_by_key(|o| !wanted.contains(&o.game_id));
-    let mine = pick(&orphans, &takers, cluster.id(), steal_after, lease);
+    let mut mine = pick(&orphans, &takers, cluster.id(), steal_after, lease);
+    let room = cluster.room();
+    if mine.len() > room {
+        // The others take the rest (`room`).
+        tracing::warn!(
+            room,
+            orphans = mine.len(),
+            "this node has no files for more lobbies; leaving the rest to the others"
+        );
+        mine.truncate(room);
+    }
     if mine.is_empty() {
         return (orphans.len(), 0);
     }

@@ -12,6 +12,7 @@ use super::{Cluster, Located};
 use crate::lobby::LobbyHandle;
 use catan_store::{Claim, Lease, StoreError};
 use std::collections::HashMap;
+use std::time::Duration;
 use tokio::sync::OwnedSemaphorePermit;
 use uuid::Uuid;
 
@@ -46,6 +47,9 @@ impl Cluster {
         let store = &self.inner.takeover_store;
         // Never closed, so acquiring cannot fail.
         let _turn = self.inner.takeovers.acquire().await;
+        if self.room() == 0 {
+            return Ok(Located::Moving);
+        }
         let _claiming = Claiming::new(self, vec![lobby]);
         match store.claim_game(lobby, self.holder()?).await? {
             Claim::Won(epoch) => self.inner.leases.insert(lobby, epoch),
@@ -153,48 +157,90 @@ impl Cluster {
     ) -> HashMap<Uuid, LobbyHandle> {
         let began = std::time::Instant::now();
         let mut live = HashMap::with_capacity(ids.len());
+        // Only as many as this node has the files for (`room`): the others
+        // take the rest.
+        let ids = &ids[..ids.len().min(self.room())];
+        if ids.is_empty() {
+            return live;
+        }
         let _claiming = Claiming::new(self, ids.to_vec());
-        let won = match self.holder() {
-            Ok(holder) => self.inner.takeover_store.claim_games(ids, holder).await,
-            Err(e) => Err(e),
-        };
-        let won = match won {
-            Ok(won) => won,
+        let generation = match self.holder() {
+            Ok(holder) => holder.generation,
             Err(e) => {
                 tracing::warn!(error = %e, games = ids.len(), "cannot claim lobbies to take over");
                 return live;
             }
         };
-        if won.is_empty() {
-            return live;
-        }
-        for &(id, epoch) in &won {
-            self.inner.leases.insert(id, epoch);
-        }
-        let claimed: Vec<Uuid> = won.iter().map(|(id, _)| *id).collect();
-        let claim = began.elapsed();
-        let loaded = self.inner.takeover_store.load_games(&claimed).await;
-        // Resuming needs no connection: the next batch may go on.
-        drop(turn);
-        let load = began.elapsed() - claim;
-        match loaded {
-            Ok(games) => {
-                for stored in games.iter().filter(|g| !g.record.status.is_over()) {
-                    let handle = crate::persist::resume_loaded(
-                        &self.inner.registry,
-                        &self.inner.takeover_store,
-                        stored,
-                    )
-                    .await;
-                    if let Some(handle) = handle {
-                        live.insert(stored.id, handle);
+        // The claim, the load and the rebuilding of the lobbies run on the
+        // takeovers' own thread: on the lobbies' runtime, swamped by a dead
+        // node's reconnecting clients, each step's answer waited there for
+        // hundreds of milliseconds before the next could start. Only the
+        // lobbies' actors are spawned there.
+        let store = self.inner.takeover_store.clone();
+        let node = self.inner.id.clone();
+        let leases = self.inner.leases.clone();
+        let registry = self.inner.registry.clone();
+        let lobbies = self.inner.main_rt.clone();
+        let want = ids.to_vec();
+        let took = self
+            .inner
+            .takeover_rt
+            .spawn(async move {
+                let holder = catan_store::Holder {
+                    node: &node,
+                    generation,
+                };
+                let won = store.claim_games(&want, holder).await?;
+                let claim = began.elapsed();
+                for &(id, epoch) in &won {
+                    leases.insert(id, epoch);
+                }
+                let claimed: Vec<Uuid> = won.iter().map(|(id, _)| *id).collect();
+                let mut live = HashMap::with_capacity(claimed.len());
+                if claimed.is_empty() {
+                    return Ok((claimed, live, claim, Duration::ZERO, claim));
+                }
+                let loaded = store.load_games(&claimed).await;
+                let load = began.elapsed() - claim;
+                match loaded {
+                    Ok(games) => {
+                        for stored in games.iter().filter(|g| !g.record.status.is_over()) {
+                            let handle = crate::persist::resume_loaded_onto(
+                                &lobbies, &registry, &store, stored,
+                            )
+                            .await;
+                            if let Some(handle) = handle {
+                                live.insert(stored.id, handle);
+                            }
+                        }
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %e, games = claimed.len(), "cannot load lobbies to take over")
                     }
                 }
+                Ok::<_, StoreError>((claimed, live, claim, load, began.elapsed()))
+            })
+            .await;
+        drop(turn);
+        let (claimed, took, claim, load, done) = match took {
+            Ok(Ok(took)) => took,
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, games = ids.len(), "cannot claim lobbies to take over");
+                return live;
             }
             Err(e) => {
-                tracing::warn!(error = %e, games = claimed.len(), "cannot load lobbies to take over")
+                tracing::warn!(error = %e, games = ids.len(), "the takeover failed");
+                return live;
             }
+        };
+        live = took;
+        if claimed.is_empty() {
+            return live;
         }
+        // How long rebuilding the lobbies took, and how long the answer
+        // then waited for the lobbies' runtime (they are served meanwhile).
+        let resume = done - claim - load;
+        let handed = began.elapsed() - done;
         let failed: Vec<Uuid> = claimed
             .into_iter()
             .filter(|id| !live.contains_key(id))
@@ -210,6 +256,8 @@ impl Cluster {
             failed = failed.len(),
             claim_ms = claim.as_millis() as u64,
             load_ms = load.as_millis() as u64,
+            resume_ms = resume.as_millis() as u64,
+            handed_ms = handed.as_millis() as u64,
             ms = began.elapsed().as_millis() as u64,
             "took a batch of lobbies over from their logs"
         );

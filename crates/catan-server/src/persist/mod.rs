@@ -13,7 +13,9 @@ pub mod saved;
 pub mod steps;
 pub mod store_journal;
 
-pub use recovery::{RecoveryReport, recover, restore_room, resume_loaded, resume_on_demand};
+pub use recovery::{
+    RecoveryReport, recover, restore_room, resume_loaded, resume_loaded_onto, resume_on_demand,
+};
 pub use store_journal::{StoreJournal, WRITER_CONNECTIONS};
 
 use crate::config::Config;
@@ -134,6 +136,22 @@ async fn journal_over(config: &Config, store: &Store) -> Result<StoreJournal, Op
     Ok(StoreJournal::with_writer(store.clone(), appends, deadline))
 }
 
+/// A thread `name` with a runtime of its own and a pool with `options`
+/// opened on it.
+async fn pool_thread(
+    name: &str,
+    config: &Config,
+    options: catan_store::StoreOptions,
+) -> Result<crate::cluster::PoolThread, StartError> {
+    let config = config.clone();
+    crate::cluster::PoolThread::start(name, async move {
+        open_store_with(&config, &options)
+            .await
+            .map_err(StartError::from)
+    })
+    .await
+}
+
 /// Why the server could not start on its store.
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
@@ -189,16 +207,12 @@ async fn clustered_state(
             .fenced_by(leases.clone()),
     );
     let state = AppState::new(config.clone(), journal).with_store(store.clone());
-    // The beat's pool is opened on the beat's own runtime, so that its
-    // connections are driven there (`cluster::beat::Runtime`).
-    let beat_config = config.clone();
-    let beat = crate::cluster::BeatRuntime::start(async move {
-        open_store_with(&beat_config, &beat_config.beat_store_options())
-            .await
-            .map_err(StartError::from)
-    })
-    .await?;
-    let takeovers = open_store_with(&config, &config.takeover_store_options()).await?;
+    // The beat's pool and the takeovers' are each opened on a thread and
+    // runtime of their own, so that their connections are driven there
+    // (`cluster::PoolThread`).
+    let beat = pool_thread("cluster-beat", &config, config.beat_store_options()).await?;
+    let takeovers =
+        pool_thread("cluster-takeover", &config, config.takeover_store_options()).await?;
     let cluster = Cluster::join(
         &config,
         crate::cluster::Stores { store, takeovers },

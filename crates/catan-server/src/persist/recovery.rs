@@ -94,6 +94,26 @@ pub async fn resume_loaded(
     registry.get(stored.id)
 }
 
+/// [`resume_loaded`] called off the lobbies' runtime (a cluster's
+/// takeovers run on a thread of their own): the lobby's actor is spawned
+/// on `lobbies`.
+pub async fn resume_loaded_onto(
+    lobbies: &tokio::runtime::Handle,
+    registry: &Registry,
+    store: &Store,
+    stored: &StoredGame,
+) -> Option<LobbyHandle> {
+    let over = {
+        // Not held across an await: the guard belongs to this thread.
+        let _lobbies = lobbies.enter();
+        rebuild(registry, stored).ok()?
+    };
+    if over {
+        record_end(store, stored).await.ok()?;
+    }
+    registry.get(stored.id)
+}
+
 /// How a stored game came back.
 enum Resumed {
     /// Its lobby is live again.
@@ -109,12 +129,23 @@ async fn resume_stored(
     store: &Store,
     stored: &StoredGame,
 ) -> Result<Resumed, String> {
+    if !rebuild(registry, stored)? {
+        return Ok(Resumed::Playing(stored.id));
+    }
+    record_end(store, stored).await?;
+    Ok(Resumed::Finished(stored.id))
+}
+
+/// Rebuilds `stored`'s lobby from its log, its actor spawned on the current
+/// runtime; whether its last action had ended the game. Errors are logged
+/// and returned as text.
+fn rebuild(registry: &Registry, stored: &StoredGame) -> Result<bool, String> {
     let id = stored.id;
-    let fail = |why: String| {
+    registry.resume(stored).map_err(|e| {
+        let why = e.to_string();
         tracing::error!(game_id = %id, %why, "cannot resume game");
         why
-    };
-    registry.resume(stored).map_err(|e| fail(e.to_string()))?;
+    })?;
     // The description the rebuilt actor published before it started, not a
     // round trip to it: a takeover resumes its games one after another, and
     // on a busy node each round trip waits for the actor's first turn.
@@ -127,14 +158,16 @@ async fn resume_stored(
         finished = over,
         "game recovered"
     );
-    if !over {
-        return Ok(Resumed::Playing(id));
-    }
-    // The server stopped between storing the winning action and storing the
-    // result: record the result now. The lobby stays so that its players can
-    // see the end.
-    finish_stored(store, stored)
-        .await
-        .map_err(|e| fail(format!("cannot record the end: {e}")))?;
-    Ok(Resumed::Finished(id))
+    Ok(over)
+}
+
+/// The server stopped between storing the winning action and storing the
+/// result: record the result now. The lobby stays so that its players can
+/// see the end.
+async fn record_end(store: &Store, stored: &StoredGame) -> Result<(), String> {
+    finish_stored(store, stored).await.map_err(|e| {
+        let why = format!("cannot record the end: {e}");
+        tracing::error!(game_id = %stored.id, %why, "cannot resume game");
+        why
+    })
 }
