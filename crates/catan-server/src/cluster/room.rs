@@ -12,7 +12,9 @@ use std::sync::atomic::Ordering;
 /// Files kept for everything but the lobbies' sockets: the lookups that may
 /// wait at once (each holds its client's connection), database
 /// connections, connections between nodes, plain HTTP requests, the
-/// process's own files.
+/// process's own files. At most a quarter of the limit: under a limit of
+/// 1,024 (a common default) the whole reserve would leave no room at all,
+/// and no node could take a lobby over.
 const RESERVE: usize = LOOKUPS_AT_ONCE + 512;
 
 /// Sockets a lobby is reckoned to have: four seats. A lobby taken over has
@@ -35,11 +37,12 @@ fn parse_limit(text: &str) -> Option<usize> {
 }
 
 /// How many more lobbies fit in `limit` files: what is left after the
-/// [`RESERVE`] and the sockets of the `lobbies` served now (those open, or
+/// [`RESERVE`] (or a quarter of `limit`) and the sockets of the `lobbies` served now (those open, or
 /// [`SOCKETS_PER_LOBBY`] each if more), [`SOCKETS_PER_LOBBY`] each.
 fn room(limit: usize, sockets: usize, lobbies: usize) -> usize {
     let held = sockets.max(lobbies.saturating_mul(SOCKETS_PER_LOBBY));
-    limit.saturating_sub(RESERVE).saturating_sub(held) / SOCKETS_PER_LOBBY
+    let reserve = RESERVE.min(limit / 4);
+    limit.saturating_sub(reserve).saturating_sub(held) / SOCKETS_PER_LOBBY
 }
 
 impl Cluster {
@@ -82,6 +85,9 @@ mod tests {
         // Full: no room, and never an underflow past it.
         assert_eq!(room(20_000, 0, left / 4), 0);
         assert_eq!(room(20_000, 25_000, 5_000), 0);
-        assert_eq!(room(4_096, 0, 0), (4_096 - RESERVE) / 4);
+        assert_eq!(room(4_096, 0, 0), (4_096 - 1_024) / 4);
+        // A small limit keeps a quarter for the rest, not the whole reserve.
+        assert_eq!(room(1_024, 0, 0), (1_024 - 256) / 4);
+        assert_eq!(room(1_024, 0, 100), (1_024 - 256 - 400) / 4);
     }
 }
