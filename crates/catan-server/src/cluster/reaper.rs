@@ -30,13 +30,6 @@ const TAKEN_PER_ROUND: usize = 1_000;
 /// a game that cannot be resumed here must not be retried in a loop).
 const ROUNDS_IN_A_ROW: usize = 3;
 
-/// Lease times after which an orphan its taker has not taken is anybody's.
-/// A beat, as before, let each survivor take half of the other's share in
-/// its second round, whichever was done first; a survivor that took more
-/// than its half of a dead node's lobbies ran out of file descriptors at
-/// 3,000 games a node (docs/PERFORMANCE.md).
-const STEAL_AFTER_LEASES: u32 = 1;
-
 /// Beats between two looks for orphans while nothing suggests there are
 /// any: the look reads every game in progress with its lease (about 50 ms
 /// of the database at 9,000 games), and every node made it every beat.
@@ -120,8 +113,12 @@ pub(super) async fn run(cluster: Cluster) {
         seen = Some(now_seen);
         quiet_for = 0;
         for _ in 0..ROUNDS_IN_A_ROW {
-            let (found, taken) =
-                once(&cluster, STEAL_AFTER_LEASES * cluster.inner.lease, &nodes).await;
+            // An orphan its taker left for a lease time is anybody's. After
+            // a beat, as before, each survivor took part of the other's
+            // share in its second round, and one that took more than half
+            // of a dead node's lobbies ran out of files at 3,000 games a
+            // node (docs/PERFORMANCE.md).
+            let (found, taken) = once(&cluster, cluster.inner.lease, &nodes).await;
             orphans_left = found > 0;
             if taken == 0 {
                 break;

@@ -90,13 +90,12 @@ pub async fn resume_loaded(
     store: &Store,
     stored: &StoredGame,
 ) -> Option<LobbyHandle> {
-    resume_stored(registry, store, stored).await.ok()?;
-    registry.get(stored.id)
+    resume_loaded_onto(&tokio::runtime::Handle::current(), registry, store, stored).await
 }
 
-/// [`resume_loaded`] called off the lobbies' runtime (a cluster's
-/// takeovers run on a thread of their own): the lobby's actor is spawned
-/// on `lobbies`.
+/// [`resume_loaded`] with the lobby's actor spawned on `lobbies`, for a
+/// caller off the lobbies' runtime (a cluster's takeovers run on a thread
+/// of their own).
 pub async fn resume_loaded_onto(
     lobbies: &tokio::runtime::Handle,
     registry: &Registry,
