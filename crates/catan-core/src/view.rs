@@ -132,7 +132,76 @@ impl Game {
         }
     }
 
+    /// [`Game::view`] written over `out`, reusing its allocations: a
+    /// search that looks at a game from a seat at every step of a playout
+    /// would otherwise spend much of its time allocating views. `out`
+    /// afterwards equals `self.view(viewer)`, whatever it held before.
+    pub fn view_into(&self, viewer: Viewer, out: &mut View) {
+        let finished = self.phase == Phase::Finished;
+        out.viewer = viewer;
+        out.options = self.options;
+        out.board.clone_from(&self.board);
+        out.robber = self.robber;
+        out.phase = self.phase.name();
+        out.opening_settlement = match self.phase {
+            Phase::Opening { settlement, .. } => settlement,
+            _ => None,
+        };
+        out.active = self.active;
+        out.turn = self.turn;
+        out.dice = self.dice;
+        out.dice_counts.clone_from(&self.dice_counts);
+        out.bank = self.bank;
+        out.deck_size = self.deck.len();
+        out.longest_road = self.longest_road;
+        out.largest_army = self.largest_army;
+        out.dev_card_played = self.dev_played;
+        out.discards_owed.clone_from(&self.discards);
+        out.offers.clone_from(&self.offers);
+        out.winner = self.winner;
+        let n = self.n_players();
+        out.players.truncate(n);
+        for i in 0..n {
+            let seat = Seat(i as u8);
+            match out.players.get_mut(i) {
+                Some(p) => self.player_view_into(seat, viewer, finished, p),
+                None => out.players.push(self.player_view(seat, viewer, finished)),
+            }
+        }
+    }
+
+    /// [`Game::player_view`] written over `out`, reusing its lists.
+    fn player_view_into(&self, seat: Seat, viewer: Viewer, finished: bool, out: &mut PlayerView) {
+        let p = &self.players[seat.index()];
+        let mut settlements = std::mem::take(&mut out.settlements);
+        let mut cities = std::mem::take(&mut out.cities);
+        let mut roads = std::mem::take(&mut out.roads);
+        settlements.clear();
+        settlements.extend(bits64(p.settlements).map(VertexId));
+        cities.clear();
+        cities.extend(bits64(p.cities).map(VertexId));
+        roads.clear();
+        roads.extend(bits128(p.roads).map(EdgeId));
+        *out = PlayerView {
+            settlements,
+            cities,
+            roads,
+            ..self.player_summary(seat, viewer, finished)
+        };
+    }
+
     fn player_view(&self, seat: Seat, viewer: Viewer, finished: bool) -> PlayerView {
+        let p = &self.players[seat.index()];
+        PlayerView {
+            settlements: bits64(p.settlements).map(VertexId).collect(),
+            cities: bits64(p.cities).map(VertexId).collect(),
+            roads: bits128(p.roads).map(EdgeId).collect(),
+            ..self.player_summary(seat, viewer, finished)
+        }
+    }
+
+    /// A player's view with empty piece lists: everything but those.
+    fn player_summary(&self, seat: Seat, viewer: Viewer, finished: bool) -> PlayerView {
         let p = &self.players[seat.index()];
         let own = viewer == Viewer::Seat(seat) || viewer == Viewer::Omniscient;
         let hand_public = own || self.options.open_hands;
@@ -149,9 +218,9 @@ impl Game {
             visible_points: self.visible_points(seat),
             victory_points: (own || finished).then(|| self.victory_points(seat)),
             longest_trail: p.trail,
-            settlements: bits64(p.settlements).map(VertexId).collect(),
-            cities: bits64(p.cities).map(VertexId).collect(),
-            roads: bits128(p.roads).map(EdgeId).collect(),
+            settlements: Vec::new(),
+            cities: Vec::new(),
+            roads: Vec::new(),
             pieces_left: [p.roads_left, p.settlements_left, p.cities_left],
             bank_rates: crate::resource::Resource::ALL.map(|r| self.bank_rate(seat, r)),
         }

@@ -2,7 +2,7 @@
 //! rules let them know.
 
 use catan_core::playout::seat_to_act;
-use catan_core::{Event, Game, GameOptions, Phase, Scenario, Seat, Viewer};
+use catan_core::{Event, Game, GameOptions, Phase, Scenario, Seat, View, Viewer};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
@@ -122,6 +122,37 @@ fn r46_r47_r48_views_and_events_over_random_games_hide_what_they_must() {
                 if game.turn().is_multiple_of(7) || game.phase() == Phase::Finished {
                     audit_view(&game, viewer);
                 }
+            }
+        }
+    }
+}
+
+/// A view written over another one (`Game::view_into`, which searches use
+/// to save allocations) is exactly the view built afresh: nothing of the
+/// view it overwrote stays, not a seat's hand shown to a spectator, not a
+/// fourth player in a three-player game (R46-R47).
+#[test]
+fn r46_r47_a_view_written_over_another_keeps_nothing_of_it() {
+    let mut scratch: Option<View> = None;
+    for seed in 0..24u64 {
+        let options = GameOptions {
+            players: 3 + (seed % 2) as u8,
+            open_hands: seed.is_multiple_of(5),
+            ..Default::default()
+        };
+        let (mut game, _) = Game::new(options, seed).expect("valid");
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while game.phase() != Phase::Finished && game.turn() < 300 {
+            let seat = seat_to_act(&game);
+            let legal = game.legal_actions(seat);
+            let action = legal[rng.random_range(0..legal.len())];
+            game.apply(seat, action).expect("legal");
+            // Seats in turn, then a spectator: every write follows one
+            // made for another viewer (and across games, another count).
+            for viewer in viewers(&game) {
+                let out = scratch.get_or_insert_with(|| game.view(viewer));
+                game.view_into(viewer, out);
+                assert_eq!(*out, game.view(viewer), "seed {seed}, {viewer:?}");
             }
         }
     }
