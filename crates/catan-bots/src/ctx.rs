@@ -2,8 +2,12 @@
 //! derived once from the [`View`] so every helper reads the same masks.
 
 use crate::board_eval::{BoardEval, Production};
+use crate::network::reach;
+use crate::plan::{self, Plan};
 use catan_core::geometry::{bits64, geo};
 use catan_core::{PhaseName, PlayerView, ResourceSet, Seat, View, Viewer};
+use std::cell::OnceCell;
+use std::sync::Arc;
 
 /// What one decision knows, all from the seat's own view.
 pub struct Ctx<'a> {
@@ -11,8 +15,9 @@ pub struct Ctx<'a> {
     pub view: &'a View,
     /// The bot's seat.
     pub me: Seat,
-    /// Board production and harbours.
-    pub eval: BoardEval,
+    /// Board production and harbours (shared: a bot's memo keeps it
+    /// between decisions).
+    pub eval: Arc<BoardEval>,
     /// The bot's resource cards.
     pub hand: ResourceSet,
     /// The bot's settlements.
@@ -29,16 +34,23 @@ pub struct Ctx<'a> {
     pub free_spots: u64,
     /// The bot's production in pips per resource (cities count twice).
     pub my_production: Production,
+    /// The goals open to the bot ([`Ctx::plans`]), once asked for.
+    pub(crate) plans: OnceCell<Vec<Plan>>,
 }
 
 impl<'a> Ctx<'a> {
     /// Builds the context of `view` (for a seat view; other viewers act as the active seat).
     pub fn new(view: &'a View) -> Ctx<'a> {
+        Ctx::with_eval(view, Arc::new(BoardEval::new(&view.board)))
+    }
+
+    /// [`Ctx::new`] with the board's evaluation already at hand (`eval`
+    /// must be that of `view.board`).
+    pub fn with_eval(view: &'a View, eval: Arc<BoardEval>) -> Ctx<'a> {
         let me = match view.viewer {
             Viewer::Seat(s) => s,
             _ => view.active,
         };
-        let eval = BoardEval::new(&view.board);
         let mut ctx = Ctx {
             view,
             me,
@@ -51,6 +63,7 @@ impl<'a> Ctx<'a> {
             all_roads: 0,
             free_spots: 0,
             my_production: [0.0; 5],
+            plans: OnceCell::new(),
         };
         let mut occupied = 0u64;
         for p in &view.players {
@@ -87,6 +100,13 @@ impl<'a> Ctx<'a> {
             }
         }
         ctx
+    }
+
+    /// Every goal open to the bot now ([`plan::candidates`]), worked out
+    /// at the first call of a decision.
+    pub fn plans(&self) -> &[Plan] {
+        self.plans
+            .get_or_init(|| plan::candidates(self, &reach(self, 0, plan::ROAD_LIMIT)))
     }
 
     /// The bot's own player entry.

@@ -28,6 +28,7 @@ mod easy;
 pub mod eval;
 pub mod fit;
 mod heuristic;
+mod memo;
 pub mod network;
 pub mod plan;
 mod random;

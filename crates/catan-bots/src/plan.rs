@@ -27,7 +27,7 @@ pub enum Goal {
 }
 
 /// A goal with its full cost and its value.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Plan {
     /// The goal.
     pub goal: Goal,
@@ -158,8 +158,7 @@ pub fn hand_worth(ctx: &Ctx, plans: &[Plan], hand: &ResourceSet) -> f32 {
 
 /// The plans and the chosen one for the bot's current hand.
 pub fn current(ctx: &Ctx) -> (Vec<Plan>, Option<Plan>) {
-    let r = reach(ctx, 0, ROAD_LIMIT);
-    let plans = candidates(ctx, &r);
+    let plans = ctx.plans().to_vec();
     let chosen = best(ctx, &plans, &ctx.hand);
     (plans, chosen)
 }

@@ -118,6 +118,9 @@ pub struct SearchBot {
     stop: Option<Duration>,
     /// What the last decision did.
     last: SearchStats,
+    /// The view playouts write each step's seat view into (kept between
+    /// playouts so that its lists are allocated once).
+    scratch: Option<View>,
 }
 
 /// What one decision's search did (for tests and measurements).
@@ -163,6 +166,7 @@ impl SearchBot {
             clock,
             stop: None,
             last: SearchStats::default(),
+            scratch: None,
         }
     }
 
@@ -362,9 +366,14 @@ impl SearchBot {
         let end = game.turn().saturating_add(horizon);
         let mut legal = Vec::new();
         let mut steps = 0u32;
+        let mut view = self
+            .scratch
+            .take()
+            .unwrap_or_else(|| game.view(Viewer::Spectator));
         while game.phase() != Phase::Finished && game.turn() < end && steps < 4000 {
             steps += 1;
             if steps.is_multiple_of(STEPS_PER_CHECK) && self.past_deadline() {
+                self.scratch = Some(view);
                 return None;
             }
             let seat = owes_answer(game).unwrap_or_else(|| seat_to_act(game));
@@ -372,7 +381,7 @@ impl SearchBot {
             if legal.is_empty() {
                 break;
             }
-            let view = game.view(Viewer::Seat(seat));
+            game.view_into(Viewer::Seat(seat), &mut view);
             if self.config.epsilon > 0.0
                 && legal.len() > 1
                 && self.rng.random_bool(self.config.epsilon.min(1.0))
@@ -401,6 +410,7 @@ impl SearchBot {
                 }
             }
         }
+        self.scratch = Some(view);
         Some(crate::eval::value(game, me, self.config.eval))
     }
 }

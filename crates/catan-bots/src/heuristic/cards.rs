@@ -97,6 +97,14 @@ fn monopoly(ctx: &Ctx, legal: &[Action], plan: Option<&Plan>) -> Option<Action> 
 /// trail, or else is the best other road ([`second_road`]): the rules allow
 /// one (R36), but the second road is free.
 pub fn road_building(ctx: &Ctx, legal: &[Action], plan: Option<&Plan>) -> Option<Action> {
+    // Planning the roads is the costliest thing a turn does; without the
+    // card in hand nothing it plans could be played.
+    if !legal
+        .iter()
+        .any(|a| matches!(a, Action::PlayRoadBuilding { .. }))
+    {
+        return None;
+    }
     let all = ctx.pieces_left()[0];
     let (first, second) = match plan.map(|p| p.goal) {
         Some(Goal::Settlement { roads: 1.., .. }) => {

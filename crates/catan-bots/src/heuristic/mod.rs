@@ -19,6 +19,7 @@ pub use opening::opening_value;
 
 use crate::Bot;
 use crate::ctx::Ctx;
+use crate::memo::Memo;
 use catan_core::{Action, PhaseName, View};
 
 /// The legal action `score` rates highest among those it rates at all (the
@@ -64,6 +65,7 @@ use rand_chacha::ChaCha8Rng;
 pub struct HeuristicBot {
     rng: ChaCha8Rng,
     memory: turn::Memory,
+    memo: Memo,
 }
 
 impl HeuristicBot {
@@ -72,6 +74,7 @@ impl HeuristicBot {
         HeuristicBot {
             rng: ChaCha8Rng::seed_from_u64(seed),
             memory: turn::Memory::default(),
+            memo: Memo::default(),
         }
     }
 
@@ -95,8 +98,9 @@ impl Bot for HeuristicBot {
         if legal.is_empty() {
             return None;
         }
-        let ctx = Ctx::new(view);
+        let ctx = self.memo.ctx(view);
         let proposal = self.propose(&ctx, legal);
+        self.memo.keep(&ctx);
         match proposal {
             Some(a) if legal.contains(&a) || matches!(a, Action::OfferTrade { .. }) => Some(a),
             // No rule fits: end the turn or roll if possible, else any legal action.
