@@ -46,7 +46,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, connect_async};
 
 /// The lease time the nodes run with: short, so that failover is quick.
-const LEASE_MS: u64 = 1500;
+pub(crate) const LEASE_MS: u64 = 1500;
 /// Longest a test waits for one thing it expects.
 const WAIT: Duration = Duration::from_secs(30);
 
@@ -62,11 +62,11 @@ async fn three_nodes(db: &TestDb) -> Vec<ServerProcess> {
     nodes
 }
 
-fn url_of(addr: SocketAddr) -> String {
+pub(crate) fn url_of(addr: SocketAddr) -> String {
     format!("http://{addr}")
 }
 
-fn addr_of(url: &str) -> SocketAddr {
+pub(crate) fn addr_of(url: &str) -> SocketAddr {
     url.trim_start_matches("http://").parse().unwrap()
 }
 
@@ -90,7 +90,7 @@ async fn game_on(
 
 /// Waits until `nodes` together hold `lobbies` lobbies by the node list
 /// (each node's count at its last beat).
-async fn served_by(nodes: &[SocketAddr], lobbies: usize) {
+pub(crate) async fn served_by(nodes: &[SocketAddr], lobbies: usize) {
     // A bound for a hang, not a time goal (the reaper looks every beat).
     let give_up = Instant::now() + Duration::from_secs(120);
     loop {
@@ -107,7 +107,7 @@ async fn served_by(nodes: &[SocketAddr], lobbies: usize) {
 
 /// How many lobbies `nodes` hold together by the node list (each node's
 /// count at its last beat).
-async fn held_by(nodes: &[SocketAddr]) -> i64 {
+pub(crate) async fn held_by(nodes: &[SocketAddr]) -> i64 {
     let (st, v) = http(nodes[0], "GET", "/api/nodes", None, None).await;
     assert_eq!(st, 200, "{v}");
     v["nodes"]

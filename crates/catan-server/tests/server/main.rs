@@ -20,6 +20,7 @@ mod bot_only;
 mod bot_think;
 mod bots_trade;
 mod cluster;
+mod cluster_room;
 mod doc_codes;
 mod history;
 mod http_api;

@@ -624,10 +624,31 @@ impl ServerProcess {
 
     /// Like [`ServerProcess::start_with`], on a given port.
     pub async fn start_on(db: &TestDb, run: u32, port: u16, env: &[(&str, &str)]) -> ServerProcess {
+        ServerProcess::start_limited(db, run, port, env, None).await
+    }
+
+    /// Like [`ServerProcess::start_on`], under a limit of `files` open
+    /// files (soft and hard, set by `prlimit(1)`, which then runs the
+    /// server in its own process) when given.
+    pub async fn start_limited(
+        db: &TestDb,
+        run: u32,
+        port: u16,
+        env: &[(&str, &str)],
+        files: Option<u32>,
+    ) -> ServerProcess {
         let addr: SocketAddr = ([127, 0, 0, 1], port).into();
         let log = db.dir.join(format!("server-{run}.log"));
         let out = std::fs::File::create(&log).unwrap();
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_catan-server"));
+        let exe = env!("CARGO_BIN_EXE_catan-server");
+        let mut cmd = match files {
+            Some(n) => {
+                let mut c = Command::new("prlimit");
+                c.arg(format!("--nofile={n}:{n}")).arg("--").arg(exe);
+                c
+            }
+            None => Command::new(exe),
+        };
         cmd.env_clear()
             .env("PATH", std::env::var_os("PATH").unwrap_or_default())
             .env("CATAN_BIND", addr.to_string())
