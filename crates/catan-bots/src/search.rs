@@ -69,6 +69,9 @@ pub struct SearchConfig {
     /// Factor on `max_playouts` for opening placements (0: `key_boost`), so
     /// that longer opening playouts can be fewer and fit the same budget.
     pub opening_boost: u32,
+    /// Turns a playout of a robber move (a knight's included) runs before
+    /// its position is valued (0: `horizon_turns`).
+    pub robber_horizon: u32,
 }
 
 impl Default for SearchConfig {
@@ -97,6 +100,7 @@ impl Default for SearchConfig {
             opening_horizon: 30,
             opening_candidates: 0,
             opening_boost: 6,
+            robber_horizon: 0,
         }
     }
 }
@@ -188,10 +192,12 @@ impl SearchBot {
         }
     }
 
-    /// Turns a playout runs in the decision `view` is at.
-    fn horizon(&self, view: &View) -> u32 {
-        match self.config.opening_horizon {
-            n if n > 0 && view.phase == PhaseName::Opening => n,
+    /// Turns a playout runs in the decision `view` is at (`robber`: one
+    /// that moves the robber).
+    fn horizon(&self, view: &View, robber: bool) -> u32 {
+        match (self.config.opening_horizon, self.config.robber_horizon) {
+            (n, _) if n > 0 && view.phase == PhaseName::Opening => n,
+            (_, n) if n > 0 && robber => n,
             _ => self.config.horizon_turns,
         }
     }
@@ -257,10 +263,10 @@ impl SearchBot {
     /// makes search worse than its guide).
     fn pick(&mut self, view: &View, me: Seat, cands: &[Action]) -> usize {
         let k = cands.len();
-        let key = view.phase == PhaseName::Opening
-            || cands
-                .iter()
-                .any(|a| matches!(a, Action::MoveRobber { .. } | Action::PlayKnight { .. }));
+        let robber = cands
+            .iter()
+            .any(|a| matches!(a, Action::MoveRobber { .. } | Action::PlayKnight { .. }));
+        let key = view.phase == PhaseName::Opening || robber;
         if self.config.key_only && !key {
             self.last = SearchStats {
                 candidates: k,
@@ -276,7 +282,7 @@ impl SearchBot {
         };
         let max_playouts = self.config.max_playouts.saturating_mul(boost);
         // Per candidate: sum and sum of squares of its difference to the guide.
-        let horizon = self.horizon(view);
+        let horizon = self.horizon(view, robber);
         let mut diff = vec![(0.0f64, 0.0f64); k];
         let mut live = vec![true; k];
         let mut rounds = 0u32;
@@ -640,11 +646,11 @@ mod tests {
         };
         let mut bot = SearchBot::new(19, config);
         let (view, legal) = opening(21);
-        assert_eq!(bot.horizon(&view), 30);
+        assert_eq!(bot.horizon(&view, false), 30);
         let guide = bot.guide.choose(&view, &legal);
         assert_eq!(bot.candidates(&view, &legal, guide).len(), 12);
         let (view, legal) = ordinary_decision(5);
-        assert_eq!(bot.horizon(&view), config.horizon_turns);
+        assert_eq!(bot.horizon(&view, false), config.horizon_turns);
         let guide = bot.guide.choose(&view, &legal);
         assert!(bot.candidates(&view, &legal, guide).len() <= config.max_candidates);
         // Unset (0), they fall back to the settings of every decision.
@@ -657,8 +663,28 @@ mod tests {
             },
         );
         let (view, _) = opening(21);
-        assert_eq!(plain.horizon(&view), plain.config.horizon_turns);
+        assert_eq!(plain.horizon(&view, false), plain.config.horizon_turns);
         assert_eq!(plain.max_candidates(&view), plain.config.max_candidates);
+    }
+
+    #[test]
+    fn the_robber_horizon_applies_to_robber_moves_only() {
+        let config = SearchConfig {
+            opening_horizon: 30,
+            robber_horizon: 20,
+            ..SearchConfig::default()
+        };
+        let bot = SearchBot::new(19, config);
+        let (view, _) = ordinary_decision(5);
+        assert_eq!(bot.horizon(&view, true), 20);
+        assert_eq!(bot.horizon(&view, false), config.horizon_turns);
+        // An opening placement keeps the opening's.
+        let (view, _) = opening(21);
+        assert_eq!(bot.horizon(&view, false), 30);
+        // Unset (0), robber moves take the horizon of every decision.
+        let plain = SearchBot::new(19, SearchConfig::default());
+        let (view, _) = ordinary_decision(5);
+        assert_eq!(plain.horizon(&view, true), plain.config.horizon_turns);
     }
 
     #[test]

@@ -58,6 +58,10 @@ pub struct SearchArgs {
     /// --key-boost).
     #[arg(long, default_value_t = SearchConfig::default().opening_boost)]
     pub opening_boost: u32,
+    /// `hard` bots: turns a playout of a robber move (a knight's included)
+    /// runs before its position is valued (0: --horizon).
+    #[arg(long, default_value_t = SearchConfig::default().robber_horizon)]
+    pub robber_horizon: u32,
 }
 
 impl SearchArgs {
@@ -77,6 +81,7 @@ impl SearchArgs {
             opening_horizon: self.opening_horizon,
             opening_candidates: self.opening_candidates,
             opening_boost: self.opening_boost,
+            robber_horizon: self.robber_horizon,
         }
     }
 }
