@@ -100,9 +100,11 @@ fn audit_event(event: &Event, viewer: Viewer, open_hands: bool) {
     }
 }
 
-#[test]
-fn r46_r47_r48_views_and_events_over_random_games_hide_what_they_must() {
-    for seed in 0..60u64 {
+/// Plays random games of three and four players (seeds `0..games`, open
+/// hands in every fifth) to `max_turn`, calling `step` after each action
+/// with the game and the action's events.
+fn random_steps(games: u64, max_turn: u32, mut step: impl FnMut(&Game, &[Event], &GameOptions)) {
+    for seed in 0..games {
         let options = GameOptions {
             players: 3 + (seed % 2) as u8,
             open_hands: seed.is_multiple_of(5),
@@ -110,21 +112,28 @@ fn r46_r47_r48_views_and_events_over_random_games_hide_what_they_must() {
         };
         let (mut game, _) = Game::new(options, seed).expect("valid");
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        while game.phase() != Phase::Finished && game.turn() < 600 {
+        while game.phase() != Phase::Finished && game.turn() < max_turn {
             let seat = seat_to_act(&game);
             let legal = game.legal_actions(seat);
             let action = legal[rng.random_range(0..legal.len())];
             let events = game.apply(seat, action).expect("legal");
-            for viewer in viewers(&game) {
-                for e in &events {
-                    audit_event(e, viewer, options.open_hands);
-                }
-                if game.turn().is_multiple_of(7) || game.phase() == Phase::Finished {
-                    audit_view(&game, viewer);
-                }
-            }
+            step(&game, &events, &options);
         }
     }
+}
+
+#[test]
+fn r46_r47_r48_views_and_events_over_random_games_hide_what_they_must() {
+    random_steps(60, 600, |game, events, options| {
+        for viewer in viewers(game) {
+            for e in events {
+                audit_event(e, viewer, options.open_hands);
+            }
+            if game.turn().is_multiple_of(7) || game.phase() == Phase::Finished {
+                audit_view(game, viewer);
+            }
+        }
+    });
 }
 
 /// A view written over another one (`Game::view_into`, which searches use
@@ -134,28 +143,15 @@ fn r46_r47_r48_views_and_events_over_random_games_hide_what_they_must() {
 #[test]
 fn r46_r47_a_view_written_over_another_keeps_nothing_of_it() {
     let mut scratch: Option<View> = None;
-    for seed in 0..24u64 {
-        let options = GameOptions {
-            players: 3 + (seed % 2) as u8,
-            open_hands: seed.is_multiple_of(5),
-            ..Default::default()
-        };
-        let (mut game, _) = Game::new(options, seed).expect("valid");
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        while game.phase() != Phase::Finished && game.turn() < 300 {
-            let seat = seat_to_act(&game);
-            let legal = game.legal_actions(seat);
-            let action = legal[rng.random_range(0..legal.len())];
-            game.apply(seat, action).expect("legal");
-            // Seats in turn, then a spectator: every write follows one
-            // made for another viewer (and across games, another count).
-            for viewer in viewers(&game) {
-                let out = scratch.get_or_insert_with(|| game.view(viewer));
-                game.view_into(viewer, out);
-                assert_eq!(*out, game.view(viewer), "seed {seed}, {viewer:?}");
-            }
+    random_steps(24, 300, |game, _, _| {
+        // Seats in turn, then a spectator: every write follows one made
+        // for another viewer (and across games, another player count).
+        for viewer in viewers(game) {
+            let out = scratch.get_or_insert_with(|| game.view(viewer));
+            game.view_into(viewer, out);
+            assert_eq!(*out, game.view(viewer), "turn {}, {viewer:?}", game.turn());
         }
-    }
+    });
 }
 
 fn base_scenario(seat1_dev: &str, seed: u64) -> Value {
