@@ -80,8 +80,9 @@ impl Default for SearchConfig {
     /// every other decision is the `normal` move, since searching those
     /// added nothing measurable (docs/BOTS.md, "A fifth round"). Robber
     /// moves get 2,400 playouts (200 times 12) of 8 turns; opening
-    /// placements 1,200 (200 times 6) of 30 turns, about the same time, as
-    /// that won more games than 8-turn playouts ("A sixth round"). 8
+    /// placements 1,200 (200 times 6) of 60 turns, most of a game, as
+    /// longer opening playouts won more games ("A sixth round", "A
+    /// seventh round"; the playouts got fast enough for that to fit). 8
     /// candidates in the heuristic's own order, playouts valued by
     /// position, a 3-standard-error bar (the best of the variants measured
     /// in docs/BOTS.md).
@@ -97,7 +98,7 @@ impl Default for SearchConfig {
             epsilon: 0.0,
             key_boost: 12,
             key_only: true,
-            opening_horizon: 30,
+            opening_horizon: 60,
             opening_candidates: 0,
             opening_boost: 6,
             robber_horizon: 0,
