@@ -17,7 +17,6 @@ pub fn pips(number: Option<u8>) -> u8 {
 pub type Production = [f32; 5];
 
 /// Per-corner production and harbours of one board.
-#[derive(Clone)]
 pub struct BoardEval {
     /// Pips per resource of each vertex's adjacent hexes (robber ignored).
     pub production: [Production; 54],
