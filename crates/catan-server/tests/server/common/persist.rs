@@ -628,8 +628,8 @@ impl ServerProcess {
     }
 
     /// Like [`ServerProcess::start_on`], under a limit of `files` open
-    /// files (soft and hard, set by `prlimit(1)`, which then runs the
-    /// server in its own process) when given.
+    /// files (soft and hard) when given: `prlimit(1)` sets it and then
+    /// execs the server, so the child's pid and signals are the server's.
     pub async fn start_limited(
         db: &TestDb,
         run: u32,
