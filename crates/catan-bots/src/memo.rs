@@ -55,6 +55,10 @@ impl PlanKey {
 pub struct Memo {
     board: Option<(Board, Arc<BoardEval>)>,
     plans: Option<(PlanKey, Vec<Plan>)>,
+    /// The key of the last context whose goals were not in the memo (so
+    /// that [`Memo::keep`] neither reckons it again nor copies goals back
+    /// that came from the memo).
+    missed: Option<PlanKey>,
 }
 
 impl Memo {
@@ -72,19 +76,25 @@ impl Memo {
             }
         };
         let ctx = Ctx::with_eval(view, eval);
-        if let Some((key, plans)) = &self.plans
-            && *key == PlanKey::of(&ctx)
-        {
-            // A fresh context's cell is empty, so this cannot fail.
-            let _ = ctx.plans.set(plans.clone());
+        let key = PlanKey::of(&ctx);
+        self.missed = None;
+        match &self.plans {
+            Some((k, plans)) if *k == key => {
+                // A fresh context's cell is empty, so this cannot fail.
+                let _ = ctx.plans.set(plans.clone());
+            }
+            _ => self.missed = Some(key),
         }
         ctx
     }
 
-    /// Remembers the goals `ctx`'s decision worked out, if it did.
+    /// Remembers the goals the decision of `ctx` (the last context
+    /// [`Memo::ctx`] made) worked out, if it did.
     pub fn keep(&mut self, ctx: &Ctx) {
-        if let Some(plans) = ctx.plans.get() {
-            self.plans = Some((PlanKey::of(ctx), plans.clone()));
+        if let Some(key) = self.missed.take()
+            && let Some(plans) = ctx.plans.get()
+        {
+            self.plans = Some((key, plans.clone()));
         }
     }
 }

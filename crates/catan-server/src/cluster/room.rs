@@ -37,8 +37,9 @@ fn parse_limit(text: &str) -> Option<usize> {
 }
 
 /// How many more lobbies fit in `limit` files: what is left after the
-/// [`RESERVE`] (or a quarter of `limit`) and the sockets of the `lobbies` served now (those open, or
-/// [`SOCKETS_PER_LOBBY`] each if more), [`SOCKETS_PER_LOBBY`] each.
+/// [`RESERVE`] (or a quarter of `limit`) and the sockets of the `lobbies`
+/// served now (those open, or [`SOCKETS_PER_LOBBY`] each if more),
+/// [`SOCKETS_PER_LOBBY`] each.
 fn room(limit: usize, sockets: usize, lobbies: usize) -> usize {
     let held = sockets.max(lobbies.saturating_mul(SOCKETS_PER_LOBBY));
     let reserve = RESERVE.min(limit / 4);
