@@ -72,6 +72,15 @@ pub struct SearchConfig {
     /// Turns a playout of a robber move (a knight's included) runs before
     /// its position is valued (0: `horizon_turns`).
     pub robber_horizon: u32,
+    /// Standard errors by which a candidate must beat the guide's move in
+    /// an opening placement (0: `margin_z`). Opening playouts run most of
+    /// a game, so their differences are less biased than those of short
+    /// playouts and may warrant a different bar.
+    pub opening_margin_z: f64,
+    /// Search every decision, not only the key ones, once some player's
+    /// visible points are within this many of the target (0: never): near
+    /// the end a single build or trade can decide the game.
+    pub endgame_gap: u8,
 }
 
 impl Default for SearchConfig {
@@ -102,6 +111,8 @@ impl Default for SearchConfig {
             opening_candidates: 0,
             opening_boost: 6,
             robber_horizon: 0,
+            opening_margin_z: 0.0,
+            endgame_gap: 0,
         }
     }
 }
@@ -203,6 +214,26 @@ impl SearchBot {
         }
     }
 
+    /// Standard errors by which a candidate must beat the guide's move in
+    /// the decision `view` is at.
+    fn margin_z(&self, view: &View) -> f64 {
+        match self.config.opening_margin_z {
+            z if z > 0.0 && view.phase == PhaseName::Opening => z,
+            _ => self.config.margin_z,
+        }
+    }
+
+    /// Whether `view` is near enough the end for every decision to be
+    /// searched ([`SearchConfig::endgame_gap`]).
+    fn endgame(&self, view: &View) -> bool {
+        let gap = self.config.endgame_gap;
+        gap > 0
+            && view
+                .players
+                .iter()
+                .any(|p| p.visible_points.saturating_add(gap) >= view.options.vp_target)
+    }
+
     /// The actions worth comparing: the guide's choice first, then the other
     /// distinct legal actions, thinned at random beyond the cap.
     fn candidates(&mut self, view: &View, legal: &[Action], guide: Option<Action>) -> Vec<Action> {
@@ -268,7 +299,7 @@ impl SearchBot {
             .iter()
             .any(|a| matches!(a, Action::MoveRobber { .. } | Action::PlayKnight { .. }));
         let key = view.phase == PhaseName::Opening || robber;
-        if self.config.key_only && !key {
+        if self.config.key_only && !key && !self.endgame(view) {
             self.last = SearchStats {
                 candidates: k,
                 guide: true,
@@ -346,10 +377,11 @@ impl SearchBot {
         }
         let mut best = 0;
         let mut best_mean = 0.0;
+        let margin_z = self.margin_z(view);
         if rounds >= MIN_ROUNDS {
             for i in (1..k).filter(|&i| live[i]) {
                 let (m, se) = mean_se(diff[i], rounds);
-                if m > best_mean && m > self.config.margin_z * se && m > 0.01 {
+                if m > best_mean && m > margin_z * se && m > 0.01 {
                     best = i;
                     best_mean = m;
                 }
@@ -498,7 +530,16 @@ mod tests {
     /// A decision after the opening with several alternatives and no
     /// robber move among them, reached by seeded random play.
     fn ordinary_decision(seed: u64) -> (View, Vec<Action>) {
-        let (mut g, _) = Game::new(GameOptions::default(), seed).unwrap();
+        ordinary_decision_to(seed, GameOptions::default().vp_target)
+    }
+
+    /// [`ordinary_decision`] in a game played to `vp_target` points.
+    fn ordinary_decision_to(seed: u64, vp_target: u8) -> (View, Vec<Action>) {
+        let options = GameOptions {
+            vp_target,
+            ..GameOptions::default()
+        };
+        let (mut g, _) = Game::new(options, seed).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut legal = Vec::new();
         for _ in 0..5000 {
@@ -717,5 +758,58 @@ mod tests {
         fewer.choose(&view, &legal).unwrap();
         let stats = fewer.last_stats();
         assert!(stats.playouts <= 20 && stats.playouts > 10, "{stats:?}");
+    }
+
+    #[test]
+    fn the_opening_margin_applies_to_opening_placements_only() {
+        let bot = SearchBot::new(
+            19,
+            SearchConfig {
+                margin_z: 3.0,
+                opening_margin_z: 2.0,
+                ..SearchConfig::default()
+            },
+        );
+        let (view, _) = opening(21);
+        assert_eq!(bot.margin_z(&view), 2.0);
+        let (view, _) = ordinary_decision(5);
+        assert_eq!(bot.margin_z(&view), 3.0);
+        // Unset (0), openings take the margin of every decision.
+        let plain = SearchBot::new(19, SearchConfig::default());
+        let (view, _) = opening(21);
+        assert_eq!(plain.margin_z(&view), plain.config.margin_z);
+    }
+
+    #[test]
+    fn near_the_end_every_decision_is_searched() {
+        let config = SearchConfig {
+            budget: None,
+            max_playouts: 40,
+            key_only: true,
+            endgame_gap: 1,
+            ..SearchConfig::default()
+        };
+        // To 3 points, everybody is within one of the target after the
+        // opening: an ordinary decision is searched.
+        let (view, legal) = ordinary_decision_to(5, 3);
+        assert!(view.players.iter().any(|p| p.visible_points >= 2));
+        let mut bot = SearchBot::new(3, config);
+        bot.choose(&view, &legal);
+        assert!(bot.last_stats().playouts > 0, "{:?}", bot.last_stats());
+        // Without the setting it is the guide's move, unsearched.
+        let mut off = SearchBot::new(
+            3,
+            SearchConfig {
+                endgame_gap: 0,
+                ..config
+            },
+        );
+        off.choose(&view, &legal);
+        assert_eq!(off.last_stats().playouts, 0);
+        // To 10 points, the same early decision is far from the end.
+        let (view, legal) = ordinary_decision(5);
+        assert!(view.players.iter().all(|p| p.visible_points + 1 < 10));
+        bot.choose(&view, &legal);
+        assert_eq!(bot.last_stats().playouts, 0);
     }
 }

@@ -62,6 +62,14 @@ pub struct SearchArgs {
     /// runs before its position is valued (0: --horizon).
     #[arg(long, default_value_t = SearchConfig::default().robber_horizon)]
     pub robber_horizon: u32,
+    /// `hard` bots: standard errors by which a candidate must beat the
+    /// `normal` move in an opening placement (0: --margin-z).
+    #[arg(long, default_value_t = SearchConfig::default().opening_margin_z)]
+    pub opening_margin_z: f64,
+    /// `hard` bots: search every decision once some player's visible
+    /// points are within this many of the target (0: never).
+    #[arg(long, default_value_t = SearchConfig::default().endgame_gap)]
+    pub endgame_gap: u8,
 }
 
 impl SearchArgs {
@@ -82,6 +90,8 @@ impl SearchArgs {
             opening_candidates: self.opening_candidates,
             opening_boost: self.opening_boost,
             robber_horizon: self.robber_horizon,
+            opening_margin_z: self.opening_margin_z,
+            endgame_gap: self.endgame_gap,
         }
     }
 }
