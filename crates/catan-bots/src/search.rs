@@ -81,6 +81,10 @@ pub struct SearchConfig {
     /// visible points are within this many of the target (0: never): near
     /// the end a single build or trade can decide the game.
     pub endgame_gap: u8,
+    /// Turns a playout runs near the end ([`SearchConfig::endgame_gap`]),
+    /// robber moves included (0: as elsewhere). Long enough, most
+    /// playouts end the game, so they measure wins rather than a guess.
+    pub endgame_horizon: u32,
 }
 
 impl Default for SearchConfig {
@@ -113,6 +117,7 @@ impl Default for SearchConfig {
             robber_horizon: 0,
             opening_margin_z: 0.0,
             endgame_gap: 0,
+            endgame_horizon: 0,
         }
     }
 }
@@ -207,10 +212,12 @@ impl SearchBot {
     /// Turns a playout runs in the decision `view` is at (`robber`: one
     /// that moves the robber).
     fn horizon(&self, view: &View, robber: bool) -> u32 {
-        match (self.config.opening_horizon, self.config.robber_horizon) {
-            (n, _) if n > 0 && view.phase == PhaseName::Opening => n,
-            (_, n) if n > 0 && robber => n,
-            _ => self.config.horizon_turns,
+        let c = &self.config;
+        match (c.opening_horizon, c.endgame_horizon, c.robber_horizon) {
+            (n, _, _) if n > 0 && view.phase == PhaseName::Opening => n,
+            (_, n, _) if n > 0 && self.endgame(view) => n,
+            (_, _, n) if n > 0 && robber => n,
+            _ => c.horizon_turns,
         }
     }
 
@@ -811,5 +818,34 @@ mod tests {
         assert!(view.players.iter().all(|p| p.visible_points + 1 < 10));
         bot.choose(&view, &legal);
         assert_eq!(bot.last_stats().playouts, 0);
+    }
+
+    #[test]
+    fn the_endgame_horizon_applies_near_the_end_only() {
+        let config = SearchConfig {
+            endgame_gap: 1,
+            endgame_horizon: 16,
+            robber_horizon: 20,
+            ..SearchConfig::default()
+        };
+        let bot = SearchBot::new(19, config);
+        // Near the end, robber moves included.
+        let (view, _) = ordinary_decision_to(5, 3);
+        assert_eq!(bot.horizon(&view, false), 16);
+        assert_eq!(bot.horizon(&view, true), 16);
+        // Far from it, the horizons of every decision and of robber moves.
+        let (view, _) = ordinary_decision(5);
+        assert_eq!(bot.horizon(&view, false), config.horizon_turns);
+        assert_eq!(bot.horizon(&view, true), 20);
+        // Without an end-game gap there is no end game.
+        let off = SearchBot::new(
+            19,
+            SearchConfig {
+                endgame_gap: 0,
+                ..config
+            },
+        );
+        let (view, _) = ordinary_decision_to(5, 3);
+        assert_eq!(off.horizon(&view, false), config.horizon_turns);
     }
 }

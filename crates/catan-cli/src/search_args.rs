@@ -70,6 +70,10 @@ pub struct SearchArgs {
     /// points are within this many of the target (0: never).
     #[arg(long, default_value_t = SearchConfig::default().endgame_gap)]
     pub endgame_gap: u8,
+    /// `hard` bots: turns a playout runs near the end (--endgame-gap),
+    /// robber moves included (0: as elsewhere).
+    #[arg(long, default_value_t = SearchConfig::default().endgame_horizon)]
+    pub endgame_horizon: u32,
 }
 
 impl SearchArgs {
@@ -92,6 +96,7 @@ impl SearchArgs {
             robber_horizon: self.robber_horizon,
             opening_margin_z: self.opening_margin_z,
             endgame_gap: self.endgame_gap,
+            endgame_horizon: self.endgame_horizon,
         }
     }
 }
