@@ -88,10 +88,13 @@ pub struct SearchConfig {
 }
 
 impl Default for SearchConfig {
-    /// The server's default: only opening placements and robber moves
-    /// (knights included) are searched, with at most 0.8 s a decision;
-    /// every other decision is the `normal` move, since searching those
-    /// added nothing measurable (docs/BOTS.md, "A fifth round"). Robber
+    /// The server's default: opening placements and robber moves
+    /// (knights included) are searched, with at most 0.8 s a decision,
+    /// and so is every decision once some player is within 2 points of
+    /// the target, where 8-turn playouts mostly reach the end ("An eighth
+    /// round"); every other decision is the `normal` move, since searching
+    /// those added nothing measurable (docs/BOTS.md, "A fifth round";
+    /// within 4 points of the target it lost games again). Robber
     /// moves get 2,400 playouts (200 times 12) of 8 turns; opening
     /// placements 1,200 (200 times 6) of 60 turns, most of a game, as
     /// longer opening playouts won more games ("A sixth round", "A
@@ -116,7 +119,7 @@ impl Default for SearchConfig {
             opening_boost: 6,
             robber_horizon: 0,
             opening_margin_z: 0.0,
-            endgame_gap: 0,
+            endgame_gap: 2,
             endgame_horizon: 0,
         }
     }
