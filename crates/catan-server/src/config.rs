@@ -63,10 +63,12 @@ pub struct Config {
     /// the lobby actor, on a pool of one thread per core).
     #[arg(long, env = "CATAN_BOT_THINK_MS", default_value_t = 800)]
     pub bot_think_ms: u64,
-    /// Playouts of a `hard` bot's decision, before the factor (12) its
-    /// searched decisions get: opening placements and robber moves are
-    /// searched with up to twelve times this many, the rest not at all
-    /// (whichever of this and the think budget comes first ends a search).
+    /// Playouts of a `hard` bot's decision, before the factor its key
+    /// decisions get: robber moves are searched with up to twelve times
+    /// this many, opening placements six times (their playouts are longer),
+    /// every other decision with this many once some player is within 2
+    /// points of the target, and not at all before (whichever of this and
+    /// the think budget comes first ends a search).
     #[arg(long, env = "CATAN_BOT_THINK_PLAYOUTS", default_value_t = 200)]
     pub bot_think_playouts: u32,
     /// How long a disconnected player the game waits for is given before a
