@@ -5,7 +5,10 @@
 //! can expire when renewals keep failing (then take a new generation, so
 //! that every lobby of the old one is the others' at once). After a
 //! renewal answered so late that the lease may have run out meanwhile, it
-//! checks which lobbies another node took over and stops those. The beat has a pool
+//! checks which lobbies another node took over and stops those; after
+//! the process was paused (SIGSTOP, a stalled machine), it renews before
+//! it gives anything up, so that what nobody took over meanwhile stays
+//! served, its clients connected. The beat has a pool
 //! of its own, so that client requests filling the main pool (a reconnect
 //! storm, a slow database) cannot hold renewals up until every lease of
 //! the node runs out, and a thread and runtime of its own (`PoolThread`),
@@ -43,6 +46,10 @@ const BUSY_AFTER: u32 = 3;
 /// every beat).
 const CALM_WITHIN: u32 = 6;
 
+/// A tick this share of the lease time late or more means the beat was
+/// held up (the process paused, its thread starved), not merely busy.
+const HELD_UP: u32 = 10;
+
 /// Runs the beat until the process ends, on the [`PoolThread`].
 /// `valid_until`: until when the node's registration surely holds its lease.
 pub(super) async fn run(
@@ -61,18 +68,25 @@ pub(super) async fn run(
         renewals: JoinSet::new(),
         pending: Vec::new(),
         gave_up: None,
+        resumed: None,
         reporting: None,
     };
     loop {
         let give_up = beat.give_up_at();
+        // In this order, not at random: after a pause of the process (or a
+        // starved thread) the tick and the give-up are due together, and
+        // the tick must come first, so that a renewal is sent (and answers
+        // already in are taken) before the node would give everything up
+        // unasked; then a node nobody took anything from keeps it all.
         tokio::select! {
-            _ = tick.tick() => beat.once(),
+            biased;
             Some(done) = beat.renewals.join_next(), if !beat.renewals.is_empty() => {
                 match done {
                     Ok(answer) => beat.answered(answer),
                     Err(e) => tracing::error!(error = %e, "a lease renewal task failed"),
                 }
             }
+            due = tick.tick() => beat.once(due),
             _ = tokio::time::sleep_until(give_up.unwrap_or_else(Instant::now)), if give_up.is_some() => {
                 beat.give_up("no answer before the leases had to be given up");
             }
@@ -97,6 +111,10 @@ struct Beat {
     /// When the node last gave all its leases up: answers to renewals sent
     /// before then renew nothing it still serves.
     gave_up: Option<Instant>,
+    /// When the beat last ran again after being held up (a tick at least
+    /// [`HELD_UP`] late: the process was paused, or its thread starved).
+    /// Renewals sent before then count as sent then (`give_up_at`).
+    resumed: Option<Instant>,
     /// The node's load report in flight, if any.
     reporting: Option<tokio::task::JoinHandle<()>>,
 }
@@ -122,10 +140,22 @@ impl Beat {
     /// One beat: the node's load report, the parking of ended lobbies and
     /// a renewal of every held lease, each sent without waiting for the
     /// others' answers.
-    fn once(&mut self) {
+    /// `due`: when the beat was due.
+    fn once(&mut self, due: Instant) {
+        let lease = self.cluster.inner.lease;
+        let late = due.elapsed();
+        if late >= lease / HELD_UP {
+            // Whatever was in flight could not be taken while the beat
+            // stood still: it gets its time from now (`give_up_at`).
+            tracing::warn!(
+                late_ms = u64::try_from(late.as_millis()).unwrap_or(u64::MAX),
+                "the beat was held up (the process was paused or starved); \
+                 renewing before giving anything up"
+            );
+            self.resumed = Some(Instant::now());
+        }
         self.report_load();
         self.release_ended();
-        let lease = self.cluster.inner.lease;
         if self
             .pending
             .iter()
@@ -237,11 +267,17 @@ impl Beat {
     /// lease: it keeps whatever nobody has taken over meanwhile (checked
     /// when it is answered, `check_held`), which giving up unasked would
     /// have handed to the others, every lobby and its players at once; an
-    /// old owner's writes stay fenced. `None`: all were given up.
+    /// old owner's writes stay fenced. A renewal sent before the beat was
+    /// held up ([`Beat::resumed`]: a pause of the process) counts as sent
+    /// when it ran again, for the same reason. `None`: all were given up.
     fn give_up_at(&self) -> Option<Instant> {
         let lease = self.cluster.inner.lease;
         let stop = self.valid_until?.checked_sub(lease / 10)?;
-        let oldest = self.pending.iter().min().map(|&t| t + lease / 3);
+        let oldest = self
+            .pending
+            .iter()
+            .min()
+            .map(|&t| self.resumed.map_or(t, |r| t.max(r)) + lease / 3);
         Some(oldest.map_or(stop, |t| stop.max(t)))
     }
 

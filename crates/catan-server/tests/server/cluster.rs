@@ -25,7 +25,9 @@
 //!   the lease) keeps its leases;
 //! - a killed node's lobbies are taken over before its lease could run
 //!   out (its database session closed with it), and a live node whose
-//!   session ends gives its lobbies up and comes back.
+//!   session ends gives its lobbies up and comes back;
+//! - a lone node paused past its lease and resumed, with nobody to take
+//!   its lobbies over meanwhile, keeps them and its clients.
 
 use crate::harness;
 
@@ -1182,6 +1184,62 @@ async fn renewals_slower_than_a_beat_keep_the_leases() {
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
     assert!(node.log_text().contains("takes new lobbies again"));
+    drop(node);
+}
+
+/// A lone node paused (SIGSTOP) past its lease and resumed, with no other
+/// node to take its lobbies over meanwhile, keeps them: once resumed, its
+/// beat sends a renewal before it gives anything up, the renewal (of a
+/// generation nobody ended) is answered, and the check of what it held
+/// (`check_held`) finds every lobby still its own. The player's socket
+/// stays open and the game goes on at the same epoch. (Before, the beat's
+/// tick and its give-up timer were both due after the pause and one was
+/// picked at random: about every other time the node gave every lobby up
+/// and every client had to reconnect.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lone_node_paused_past_its_lease_keeps_its_lobbies() {
+    // Long enough for the margins below to hold on a loaded machine.
+    const LEASE: u64 = 6000;
+    let db = TestDb::new(Backend::Postgres).await;
+    let port = free_port().await;
+    let node = ServerProcess::start_node(&db, 0, port, "a", LEASE).await;
+    let (lobby, seats) = game_on(node.addr, node.addr, &["Ann"], 2, 0).await;
+    let (seat, token) = &seats[0];
+    let mut ann = Player::connect(node.addr, &lobby, Some((*seat, token))).await;
+    let mut admin = PgConnection::connect(&db.url).await.unwrap();
+    let (_, epoch, _) = lease_row(&mut admin, &lobby).await;
+    node.signal("STOP");
+    // 1.25 lease times: the lease runs out (it was renewed at the latest
+    // as the pause began), 1.5-3.5 s before the node resumes, well short of
+    // the whole lease time after which the node's own reaper, seeing no
+    // live node, would take the lobby as anybody's orphan.
+    tokio::time::sleep(Duration::from_millis(LEASE * 5 / 4)).await;
+    let (_, _, live) = lease_row(&mut admin, &lobby).await;
+    assert!(!live, "the lease did not run out during the pause");
+    node.signal("CONT");
+    // Two lease times: Ann's socket stays open throughout (a close panics
+    // in `next_within`).
+    let end = Instant::now() + Duration::from_millis(2 * LEASE);
+    while let Some(left) = end.checked_duration_since(Instant::now()) {
+        ann.next_within(left).await;
+    }
+    let log = node.log_text();
+    assert!(
+        !log.contains("lease lost") && !log.contains("this node stops serving"),
+        "the resumed node gave its lobbies up:\n{log}"
+    );
+    assert!(
+        log.contains("the beat was held up"),
+        "the node did not notice its pause:\n{log}"
+    );
+    assert_eq!(
+        lease_row(&mut admin, &lobby).await,
+        (Some("a".to_string()), epoch, true),
+        "the lease is the node's again, at its epoch, and live"
+    );
+    let action = ann.choice().expect("Ann, the host, places first");
+    ann.act(action).await;
+    ann.until("accepted").await;
     drop(node);
 }
 
