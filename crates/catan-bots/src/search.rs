@@ -430,6 +430,15 @@ impl SearchBot {
             if legal.is_empty() {
                 break;
             }
+            if legal.len() == 1 && game.phase() != Phase::Action {
+                // A forced step (most often the roll): outside the Action
+                // phase the policy answers only with a legal action, so
+                // this one, and the view it would read is not built.
+                if game.apply(seat, legal[0]).is_err() {
+                    break;
+                }
+                continue;
+            }
             game.view_into(Viewer::Seat(seat), &mut view);
             if self.config.epsilon > 0.0
                 && legal.len() > 1
