@@ -85,6 +85,12 @@ pub struct SearchConfig {
     /// robber moves included (0: as elsewhere). Long enough, most
     /// playouts end the game, so they measure wins rather than a guess.
     pub endgame_horizon: u32,
+    /// Factor on `max_playouts` for the decisions searched only because
+    /// the end is near ([`SearchConfig::endgame_gap`]; 0 or 1: none).
+    /// Few decisions come so late and their playouts are short, so more
+    /// of them cost little time, and more rounds let a better move than
+    /// the guide's clear the bar.
+    pub endgame_boost: u32,
 }
 
 impl Default for SearchConfig {
@@ -121,6 +127,7 @@ impl Default for SearchConfig {
             opening_margin_z: 0.0,
             endgame_gap: 2,
             endgame_horizon: 0,
+            endgame_boost: 0,
         }
     }
 }
@@ -320,6 +327,7 @@ impl SearchBot {
         let boost = match self.config.opening_boost {
             n if n > 0 && view.phase == PhaseName::Opening => n,
             _ if key => self.config.key_boost.max(1),
+            _ if self.endgame(view) => self.config.endgame_boost.max(1),
             _ => 1,
         };
         let max_playouts = self.config.max_playouts.saturating_mul(boost);
@@ -830,6 +838,31 @@ mod tests {
         assert!(view.players.iter().all(|p| p.visible_points + 1 < 10));
         bot.choose(&view, &legal);
         assert_eq!(bot.last_stats().playouts, 0);
+    }
+
+    #[test]
+    fn the_endgame_boost_multiplies_the_playouts_near_the_end_only() {
+        let config = SearchConfig {
+            budget: None,
+            max_playouts: 12,
+            key_only: false,
+            endgame_gap: 1,
+            endgame_boost: 4,
+            ..SearchConfig::default()
+        };
+        // Near the end: more than the cap without the boost (no candidate
+        // is dropped before the sixth round, so at least five are played).
+        let (view, legal) = ordinary_decision_to(5, 3);
+        let mut bot = SearchBot::new(3, config);
+        bot.choose(&view, &legal);
+        let near = bot.last_stats();
+        assert!(near.playouts > 12 && near.playouts <= 48, "{near:?}");
+        // Far from the end, searched all the same (`key_only` is off): the
+        // cap without the boost.
+        let (view, legal) = ordinary_decision(5);
+        bot.choose(&view, &legal);
+        let far = bot.last_stats();
+        assert!(far.playouts > 0 && far.playouts <= 12, "{far:?}");
     }
 
     #[test]

@@ -74,6 +74,10 @@ pub struct SearchArgs {
     /// robber moves included (0: as elsewhere).
     #[arg(long, default_value_t = SearchConfig::default().endgame_horizon)]
     pub endgame_horizon: u32,
+    /// `hard` bots: factor on --playouts for the decisions searched only
+    /// because the end is near (--endgame-gap; 0: none).
+    #[arg(long, default_value_t = SearchConfig::default().endgame_boost)]
+    pub endgame_boost: u32,
 }
 
 impl SearchArgs {
@@ -97,6 +101,7 @@ impl SearchArgs {
             opening_margin_z: self.opening_margin_z,
             endgame_gap: self.endgame_gap,
             endgame_horizon: self.endgame_horizon,
+            endgame_boost: self.endgame_boost,
         }
     }
 }
