@@ -40,7 +40,7 @@ mod trail;
 mod trail_search;
 
 pub use arena::{ArenaResult, arena, arena_game};
-pub use ceiling::{point_ceiling, unwinnable};
+pub use ceiling::{cards_rule_out, point_ceiling, unwinnable};
 pub use easy::EasyBot;
 pub use heuristic::{HeuristicBot, discard_pick, opening_value};
 pub use random::RandomBot;

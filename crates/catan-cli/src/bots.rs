@@ -10,7 +10,7 @@
 //! the hero's think time per decision (mean and 99th percentile).
 
 use crate::search_args::SearchArgs;
-use catan_bots::{Bot, BotKind, SearchBot, arena_game, make_bot, unwinnable};
+use catan_bots::{Bot, BotKind, SearchBot, arena_game, cards_rule_out, make_bot, unwinnable};
 use catan_core::{Action, BoardMode, GameOptions, View};
 use hdrhistogram::Histogram;
 use std::process::ExitCode;
@@ -82,6 +82,8 @@ struct Tally {
     wins: u64,
     finished: u64,
     unwinnable: u64,
+    /// Of the unwinnable, those the Victory Point cards alone rule out.
+    by_cards: u64,
     turns: u64,
     games: u64,
     decisions: u64,
@@ -96,6 +98,7 @@ impl Tally {
             wins: 0,
             finished: 0,
             unwinnable: 0,
+            by_cards: 0,
             turns: 0,
             games: 0,
             decisions: 0,
@@ -109,6 +112,7 @@ impl Tally {
         self.wins += o.wins;
         self.finished += o.finished;
         self.unwinnable += o.unwinnable;
+        self.by_cards += o.by_cards;
         self.turns += o.turns;
         self.games += o.games;
         self.decisions += o.decisions;
@@ -175,6 +179,7 @@ fn play(
     t.games += 1;
     t.finished += r.finished() as u64;
     t.unwinnable += (!r.finished() && unwinnable(&last)) as u64;
+    t.by_cards += (!r.finished() && cards_rule_out(&last)) as u64;
     t.wins += (r.winner.map(|w| w.index()) == Some(hero)) as u64;
     t.turns += r.turns as u64;
     t.decisions += r.decisions[hero];
@@ -259,10 +264,12 @@ fn report(args: &Args, t: &Tally, took: Duration) {
     );
     println!("mean turns: {:.1}", t.turns as f64 / games);
     println!(
-        "unfinished (over {} turns): {} (of which no player could still reach the target: {})",
+        "unfinished (over {} turns): {} (of which no player could still reach the target: {}; \
+         by the Victory Point cards alone: {})",
         args.max_turns,
         t.games - t.finished,
-        t.unwinnable
+        t.unwinnable,
+        t.by_cards
     );
     println!(
         "refused answers replaced by random legal ones: hero {}, field {}",

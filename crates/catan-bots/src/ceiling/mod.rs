@@ -46,6 +46,12 @@ pub fn point_ceiling(game: &Game, seat: Seat) -> u32 {
     let spots = (built + reachable).min(cap);
     let cities = spots.min(CITIES as u32);
     let buildings = spots + cities;
+    buildings + awards(game, seat, &dist) + vp_cards_open_to(game, seat)
+}
+
+/// The Victory Point cards `seat` could still come to hold: every one not
+/// in another player's hand (cards never change hands).
+fn vp_cards_open_to(game: &Game, seat: Seat) -> u32 {
     let held_elsewhere: u32 = game
         .players()
         .iter()
@@ -53,8 +59,21 @@ pub fn point_ceiling(game: &Game, seat: Seat) -> u32 {
         .filter(|(i, _)| *i != seat.index())
         .map(|(_, q)| q.dev.get(DevCard::VictoryPoint) as u32)
         .sum();
-    let vp_cards = DevCard::DECK_COUNTS[DevCard::VictoryPoint.index()] as u32 - held_elsewhere;
-    buildings + awards(game, seat, &dist) + vp_cards
+    DevCard::DECK_COUNTS[DevCard::VictoryPoint.index()] as u32 - held_elsewhere
+}
+
+/// Whether the Victory Point cards alone put the target out of everyone's
+/// reach: even with every building a player can own (5 settlements and 4
+/// cities, 13 points) and both awards (4), no player can come to hold
+/// enough of them. Whatever the board, such a game cannot be won (at 20
+/// points: once no hand can get to 3 of the 5 cards).
+pub fn cards_rule_out(game: &Game) -> bool {
+    let most_without_cards = (SETTLEMENTS + 2 * CITIES) as u32 + 4;
+    game.winner().is_none()
+        && (0..game.n_players()).all(|s| {
+            most_without_cards + vp_cards_open_to(game, Seat(s as u8))
+                < game.options().vp_target as u32
+        })
 }
 
 /// Whether `seat` may still place a settlement without a road to it: in

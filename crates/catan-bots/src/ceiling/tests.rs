@@ -202,4 +202,38 @@ fn r43_victory_point_cards_held_elsewhere_lower_the_ceiling() {
     g.player_mut(Seat(0)).dev.0[DevCard::VictoryPoint.index()] = 1;
     // Nobody holds more than 2 of the 5 cards: at most 13 + 4 + 2 = 19.
     assert!(unwinnable(&g));
+    // The cards alone say so, whatever the board.
+    assert!(cards_rule_out(&g));
+}
+
+#[test]
+fn r43_the_cards_alone_rule_out_only_what_no_hand_can_reach() {
+    let target = |vp_target| {
+        let (g, _) = Game::new(
+            GameOptions {
+                vp_target,
+                ..GameOptions::default()
+            },
+            1,
+        )
+        .unwrap();
+        g
+    };
+    // A fresh game: every card is still open to everyone.
+    assert!(!cards_rule_out(&target(20)));
+    // Seat 0 holds 3 cards: 13 + 4 + 3 = 20 stays open to it.
+    let mut g = target(20);
+    g.player_mut(Seat(0)).dev.0[DevCard::VictoryPoint.index()] = 3;
+    g.player_mut(Seat(1)).dev.0[DevCard::VictoryPoint.index()] = 2;
+    assert!(!cards_rule_out(&g));
+    // Spread 2-1-1-1, 19 at most: out of reach at 20, not at 19.
+    let spread = |vp_target| {
+        let mut g = target(vp_target);
+        for (s, n) in [2, 1, 1, 1].into_iter().enumerate() {
+            g.player_mut(Seat(s as u8)).dev.0[DevCard::VictoryPoint.index()] = n;
+        }
+        g
+    };
+    assert!(cards_rule_out(&spread(20)));
+    assert!(!cards_rule_out(&spread(19)));
 }
