@@ -95,7 +95,7 @@ pub struct SearchConfig {
 
 impl Default for SearchConfig {
     /// The server's default: opening placements and robber moves
-    /// (knights included) are searched, with at most 0.8 s a decision,
+    /// (knights included) are searched, with at most 1 s a decision,
     /// and so is every decision once some player is within 2 points of
     /// the target, where 8-turn playouts mostly reach the end ("An eighth
     /// round"); every other decision is the `normal` move, since searching
@@ -110,7 +110,7 @@ impl Default for SearchConfig {
     /// in docs/BOTS.md).
     fn default() -> Self {
         SearchConfig {
-            budget: Some(Duration::from_millis(800)),
+            budget: Some(Duration::from_millis(1000)),
             max_playouts: 200,
             horizon_turns: 8,
             max_candidates: 8,

@@ -60,8 +60,11 @@ pub struct Config {
     #[arg(long, env = "CATAN_BOT_OFFER_WAIT_MS", default_value_t = 15_000)]
     pub bot_offer_wait_ms: u64,
     /// Wall-time think budget per decision of a `hard` bot (it thinks off
-    /// the lobby actor, on a pool of one thread per core).
-    #[arg(long, env = "CATAN_BOT_THINK_MS", default_value_t = 800)]
+    /// the lobby actor, on a pool of one thread per core). A second: on a
+    /// slow host 800 ms cut the longest opening searches and changed 32 of
+    /// 200 games against the search without a budget, a second 11
+    /// (docs/BOTS.md, "A ninth round").
+    #[arg(long, env = "CATAN_BOT_THINK_MS", default_value_t = 1000)]
     pub bot_think_ms: u64,
     /// Playouts of a `hard` bot's decision, before the factor its key
     /// decisions get: robber moves are searched with up to twelve times
