@@ -1145,20 +1145,7 @@ async fn renewals_slower_than_a_beat_keep_the_leases() {
         (503, Some("server_busy")),
         "a node with slow renewals takes a new lobby on: {v}"
     );
-    let log = node.log_text();
-    assert!(
-        !log.contains("lease lost") && !log.contains("this node stops serving"),
-        "slow renewals cost the node its lease:\n{log}"
-    );
-    assert!(
-        log.contains("refuses new lobbies"),
-        "the node does not say it refuses new lobbies:\n{log}"
-    );
-    assert_eq!(
-        lease_row(&mut admin, &lobby).await,
-        (Some("a".to_string()), epoch, true),
-        "the lease is still the node's, at its epoch, and live"
-    );
+    kept_its_lease(&node, &mut admin, &lobby, epoch, "refuses new lobbies").await;
     admin
         .execute("DROP TRIGGER slow_renewal ON cluster_nodes")
         .await
@@ -1223,20 +1210,7 @@ async fn a_lone_node_paused_past_its_lease_keeps_its_lobbies() {
     while let Some(left) = end.checked_duration_since(Instant::now()) {
         ann.next_within(left).await;
     }
-    let log = node.log_text();
-    assert!(
-        !log.contains("lease lost") && !log.contains("this node stops serving"),
-        "the resumed node gave its lobbies up:\n{log}"
-    );
-    assert!(
-        log.contains("the beat was held up"),
-        "the node did not notice its pause:\n{log}"
-    );
-    assert_eq!(
-        lease_row(&mut admin, &lobby).await,
-        (Some("a".to_string()), epoch, true),
-        "the lease is the node's again, at its epoch, and live"
-    );
+    kept_its_lease(&node, &mut admin, &lobby, epoch, "the beat was held up").await;
     let action = ann.choice().expect("Ann, the host, places first");
     ann.act(action).await;
     ann.until("accepted").await;
@@ -1488,6 +1462,31 @@ async fn first_move_at(at: SocketAddr, lobby: &str, seat: u8, token: &str) -> Va
 }
 
 /// The lease of `lobby`: its node, its epoch and whether it is live.
+/// Node a (`node`) never gave a lobby up, its log `says` why it was
+/// tested, and `lobby`'s lease is a's, at `epoch`, and live.
+async fn kept_its_lease(
+    node: &ServerProcess,
+    admin: &mut PgConnection,
+    lobby: &str,
+    epoch: i64,
+    says: &str,
+) {
+    let log = node.log_text();
+    assert!(
+        !log.contains("lease lost") && !log.contains("this node stops serving"),
+        "the node gave its lobbies up:\n{log}"
+    );
+    assert!(
+        log.contains(says),
+        "the node's log does not say {says:?}:\n{log}"
+    );
+    assert_eq!(
+        lease_row(admin, lobby).await,
+        (Some("a".to_string()), epoch, true),
+        "the lease is not the node's at its epoch, or not live"
+    );
+}
+
 async fn lease_row(c: &mut PgConnection, lobby: &str) -> (Option<String>, i64, bool) {
     sqlx::query_as("SELECT node_id, epoch, live FROM lease_state WHERE lobby_id = $1::uuid")
         .bind(lobby)
