@@ -85,8 +85,9 @@ pub struct SearchConfig {
     /// robber moves included (0: as elsewhere). Long enough, most
     /// playouts end the game, so they measure wins rather than a guess.
     pub endgame_horizon: u32,
-    /// Factor on `max_playouts` for the decisions searched only because
-    /// the end is near ([`SearchConfig::endgame_gap`]; 0 or 1: none).
+    /// Factor on `max_playouts` near the end
+    /// ([`SearchConfig::endgame_gap`]) for the decisions that are neither
+    /// opening placements nor robber moves (0 or 1: none).
     /// Few decisions come so late and their playouts are short, so more
     /// of them cost little time, and more rounds let a better move than
     /// the guide's clear the bar.

@@ -74,8 +74,8 @@ pub struct SearchArgs {
     /// robber moves included (0: as elsewhere).
     #[arg(long, default_value_t = SearchConfig::default().endgame_horizon)]
     pub endgame_horizon: u32,
-    /// `hard` bots: factor on --playouts for the decisions searched only
-    /// because the end is near (--endgame-gap; 0: none).
+    /// `hard` bots: factor on --playouts near the end (--endgame-gap) for
+    /// decisions other than opening placements and robber moves (0: none).
     #[arg(long, default_value_t = SearchConfig::default().endgame_boost)]
     pub endgame_boost: u32,
 }
