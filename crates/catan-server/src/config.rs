@@ -3,6 +3,7 @@
 //! Every setting has a flag and an environment variable; flags win. Durations
 //! are in milliseconds so that tests can use short ones.
 
+use catan_bots::search::{SERVER_BUDGET_MS, SearchConfig};
 use clap::Parser;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -60,11 +61,9 @@ pub struct Config {
     #[arg(long, env = "CATAN_BOT_OFFER_WAIT_MS", default_value_t = 15_000)]
     pub bot_offer_wait_ms: u64,
     /// Wall-time think budget per decision of a `hard` bot (it thinks off
-    /// the lobby actor, on a pool of one thread per core). A second: on a
-    /// slow host 800 ms cut the longest opening searches and changed 32 of
-    /// 200 games against the search without a budget, a second 11
-    /// (docs/BOTS.md, "A ninth round").
-    #[arg(long, env = "CATAN_BOT_THINK_MS", default_value_t = 1000)]
+    /// the lobby actor, on a pool of one thread per core).
+    // Why a second: `SERVER_BUDGET_MS`'s comment.
+    #[arg(long, env = "CATAN_BOT_THINK_MS", default_value_t = SERVER_BUDGET_MS)]
     pub bot_think_ms: u64,
     /// Playouts of a `hard` bot's decision, before the factor its key
     /// decisions get: robber moves are searched with up to twelve times
@@ -72,7 +71,7 @@ pub struct Config {
     /// every other decision with this many once some player is within 2
     /// points of the target, and not at all before (whichever of this and
     /// the think budget comes first ends a search).
-    #[arg(long, env = "CATAN_BOT_THINK_PLAYOUTS", default_value_t = 200)]
+    #[arg(long, env = "CATAN_BOT_THINK_PLAYOUTS", default_value_t = SearchConfig::default().max_playouts)]
     pub bot_think_playouts: u32,
     /// How long a disconnected player the game waits for is given before a
     /// stand-in acts for them (with or without a turn timer).
