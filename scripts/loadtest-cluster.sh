@@ -14,7 +14,8 @@
 # default 1), PACE_MS (2000), DURATION (60s), KILL_AFTER (unset: no fault;
 # e.g. 20s), KILL_NODE (1 or 2; default 1), OUT (logs and JSON, default a
 # temp dir), PORT_BASE (18400), SETUP_CONCURRENCY (games each load
-# generator sets up at once, default 32), NO_BUILD (set: use the binaries in
+# generator sets up at once, default 32), REPORT_EVERY (the load
+# generators' progress lines, default 10s), NO_BUILD (set: use the binaries in
 # target/release as they are).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -80,7 +81,7 @@ for g in $(seq 1 "$loadgens"); do
   sources="$(seq -s, -f "127.0.$((g + 10)).%g" 1 8)"
   target/release/catan loadtest --urls "$urls" --games "$per" --spectators "$spectators" \
     --duration "$duration" --pace-ms "$pace" --setup-concurrency "$setup_concurrency" --source-ips "$sources" \
-    --database-url "$db" --report-every 10s --threads 1 "${watch[@]}" \
+    --database-url "$db" --report-every "${REPORT_EVERY:-10s}" --threads 1 "${watch[@]}" \
     --json "$out/loadgen-$g.json" > "$out/loadgen-$g.log" 2>&1 &
   gen_pids+=("$!")
 done

@@ -53,6 +53,10 @@ pub struct Fault {
     /// `--watch-fault`: another process made the fault, and the times count
     /// from the first socket this run lost.
     pub watched: bool,
+    /// Sockets still away at each whole second after the kill, until all
+    /// were back: where the time to recovery went (the lobbies' takeover,
+    /// or the clients' last few reconnects).
+    pub away_by_second: Vec<i64>,
 }
 
 /// Everything a run reports at the end.
@@ -191,6 +195,15 @@ pub fn print(s: &Summary) {
                 "fault      SIGKILL at {:.1}s; new server healthy after {:.1}s; all {} sockets back after {}",
                 f.killed_at_secs, f.restart_secs, f.sockets_before, back
             ),
+        }
+        if !f.away_by_second.is_empty() {
+            let curve: Vec<String> = f
+                .away_by_second
+                .iter()
+                .enumerate()
+                .map(|(s, n)| format!("{}s {n}", s + 1))
+                .collect();
+            println!("fault      sockets still away after {}", curve.join(", "));
         }
     }
     for e in &s.setup_errors {

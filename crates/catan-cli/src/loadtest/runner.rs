@@ -257,14 +257,21 @@ async fn measure(
                     f.restart_secs
                 );
             }
+            let kill_at = match metrics.first_drop() {
+                Some(at) if f.watched => at,
+                _ => start + Duration::from_secs_f64(f.killed_at_secs),
+            };
+            if f.sockets_back_secs.is_none() {
+                let whole = now.saturating_duration_since(kill_at).as_secs() as usize;
+                let away = (f.sockets_before - metrics.sockets()).max(0);
+                while f.away_by_second.len() < whole {
+                    f.away_by_second.push(away);
+                }
+            }
             if f.sockets_back_secs.is_none()
                 && (f.restart_secs > 0.0 || f.node_killed.is_some() || f.watched)
                 && metrics.sockets() >= f.sockets_before
             {
-                let kill_at = match metrics.first_drop() {
-                    Some(at) if f.watched => at,
-                    _ => start + Duration::from_secs_f64(f.killed_at_secs),
-                };
                 let back = report::round1(now.duration_since(kill_at).as_secs_f64());
                 f.sockets_back_secs = Some(back);
                 println!(
