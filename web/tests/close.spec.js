@@ -4,7 +4,9 @@
 // closed its socket in German, with none of the server's English close
 // reason: a flood of refused messages (1008), after which the page
 // reconnects by itself, and the seat opened in another tab (4001), after
-// which it does not; and in English, a message over 16 KiB (1009).
+// which it does not; and in English, a message over 16 KiB (1009). And a
+// reconnect whose question "where does this lobby live now" is never
+// answered goes on without the answer.
 
 import { expect } from '@playwright/test';
 import fs from 'node:fs';
@@ -130,4 +132,31 @@ test('a message over 16 KiB from the page closes its socket with 1009, said in p
   // A dropped connection would say only "connection lost".
   for (const text of shown) expect(text).not.toContain('(connection lost)');
   await page.waitForFunction(() => window.bannerShown.at(-1).hidden && window.catan.state.connection === 'open', null, { timeout: 30_000 });
+});
+
+test('a server that never says where the lobby lives does not hold the reconnect up', async ({ browser }) => {
+  const page = await (await browser.newContext()).newPage();
+  watchErrors(page, 'Ann');
+  const id = await createLobby(page, { name: 'Ann', lobby: 'Silent lookup test' });
+  await page.waitForFunction(() => window.catan && window.catan.state.connection === 'open');
+  await recordBanner(page);
+  // From now on, asking where the lobby lives gets no answer at all, as
+  // from a server whose connections wait unaccepted (at its limit of open
+  // files): the request is left hanging.
+  let asked = 0;
+  await page.route(`**/api/lobbies/${id}`, () => {
+    asked += 1;
+  });
+  // The server closes the page's socket (a message over its limit, 1009).
+  const code = await page.evaluate(() => new Promise((resolve) => {
+    const ws = window.catan.socket();
+    ws.addEventListener('close', (ev) => resolve(ev.code));
+    ws.send(JSON.stringify({ type: 'chat', id: 'big', text: 'y'.repeat(20 * 1024) }));
+  }));
+  expect(code).toBe(1009);
+  await page.waitForFunction(() => window.bannerShown.some((b) => !b.hidden));
+  // The page asked, gave up waiting for the answer, and reconnected to its
+  // own server: the banner is gone and the socket open.
+  await page.waitForFunction(() => window.bannerShown.at(-1).hidden && window.catan.state.connection === 'open', null, { timeout: 30_000 });
+  expect(asked).toBeGreaterThan(0);
 });

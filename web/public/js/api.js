@@ -86,10 +86,22 @@ export function socketUrl(id, nodeUrl = null) {
   return `${scheme}//${origin.host}/api/lobbies/${encodeURIComponent(id)}/ws`;
 }
 
+/**
+ * Longest the page waits to be told where a lobby lives before it tries its
+ * own server: longer than a cluster's lease (3 s by default), which a server
+ * may wait out for a lobby whose server died, and short enough that a server
+ * that never answers (one out of connections leaves them waiting unaccepted)
+ * cannot hold a reconnect up for good.
+ */
+const LOOKUP_TIMEOUT_MS = 5000;
+
 /** Where a lobby's socket lives now: the serving node's URL, or null for this server. */
 export async function lobbyNode(id) {
   try {
-    const res = await fetch(`/api/lobbies/${encodeURIComponent(id)}`, { headers: { accept: 'application/json' } });
+    const res = await fetch(`/api/lobbies/${encodeURIComponent(id)}`, {
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS),
+    });
     if (!res.ok) return null;
     const info = await res.json();
     return typeof info.node_url === 'string' ? info.node_url : null;

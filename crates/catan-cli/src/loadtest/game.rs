@@ -18,7 +18,7 @@ use futures_util::SinkExt;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
@@ -610,37 +610,53 @@ impl Driver {
     }
 }
 
+/// Longest a reconnecting client waits for one node's answer to where its
+/// lobby lives before asking the next. Longer than a lease (3 s by
+/// default), which a lookup may wait for a dead node's lobby to run out;
+/// far shorter than the 30 s of other requests. A node at its open-file
+/// limit leaves connections unaccepted in its backlog, and a client that
+/// waited the full 30 s there was not back by the end of a recovery run
+/// although its lobby was served again seconds after the kill
+/// (docs/PERFORMANCE.md).
+const LOCATE_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// Where lobby `id` lives: `GET /api/lobbies/{id}` asked of the servers in
-/// turn from `start`, until one answers with the owner's `node_url`.
+/// turn from `start`, until one answers with the owner's `node_url` (each
+/// given [`LOCATE_TIMEOUT`]).
 async fn locate(shared: &Shared, id: Uuid, start: usize) -> Option<SocketAddr> {
     let n = shared.servers.len();
     for k in 0..n {
         let server = shared.servers[(start + k) % n];
-        let Ok(mut http) = HttpConn::connect(server, shared.sources.pick()).await else {
-            continue;
-        };
-        let Ok(r) = http
-            .request(
-                hyper::Method::GET,
-                &format!("/api/lobbies/{id}"),
-                None,
-                None,
-            )
-            .await
-        else {
-            continue;
-        };
-        if r.status != 200 {
-            continue;
-        }
-        let url = serde_json::from_slice::<serde_json::Value>(&r.body)
-            .ok()
-            .and_then(|v| v["node_url"].as_str().map(str::to_string));
-        if let Some(at) = url.and_then(|u| super::net::parse_target(&u).ok()) {
+        let source = shared.sources.pick();
+        if let Ok(Some(at)) =
+            tokio::time::timeout(LOCATE_TIMEOUT, ask_where(server, source, id)).await
+        {
             return Some(at);
         }
     }
     None
+}
+
+/// One node's answer to where lobby `id` lives (`None`: no answer that
+/// names a node).
+async fn ask_where(server: SocketAddr, source: Option<IpAddr>, id: Uuid) -> Option<SocketAddr> {
+    let mut http = HttpConn::connect(server, source).await.ok()?;
+    let r = http
+        .request(
+            hyper::Method::GET,
+            &format!("/api/lobbies/{id}"),
+            None,
+            None,
+        )
+        .await
+        .ok()?;
+    if r.status != 200 {
+        return None;
+    }
+    let url = serde_json::from_slice::<serde_json::Value>(&r.body)
+        .ok()
+        .and_then(|v| v["node_url"].as_str().map(str::to_string))?;
+    super::net::parse_target(&url).ok()
 }
 
 /// Schedules the next reconnect attempt with exponential backoff and jitter,
@@ -655,5 +671,69 @@ async fn sleep_until(at: Option<Instant>) {
     match at {
         Some(t) => tokio::time::sleep_until(t).await,
         None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::TcpListener;
+
+    /// A node that accepts connections and never answers on them, as one
+    /// at its open-file limit leaves them in its backlog.
+    async fn silent_node() -> SocketAddr {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move {
+            let mut held = Vec::new();
+            while let Ok((socket, _)) = listener.accept().await {
+                held.push(socket);
+            }
+        });
+        addr
+    }
+
+    /// A node that says every lobby lives at `owner`.
+    async fn answering_node(owner: SocketAddr) -> SocketAddr {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let body = format!(r#"{{"node_url":"http://{owner}"}}"#);
+        tokio::spawn(async move {
+            while let Ok((mut socket, _)) = listener.accept().await {
+                let body = body.clone();
+                tokio::spawn(async move {
+                    let mut request = [0u8; 4096];
+                    let _ = socket.read(&mut request).await;
+                    let response = format!(
+                        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
+                        body.len()
+                    );
+                    let _ = socket.write_all(response.as_bytes()).await;
+                });
+            }
+        });
+        addr
+    }
+
+    #[tokio::test]
+    async fn a_node_that_never_answers_does_not_hold_a_reconnect_up() {
+        let owner: SocketAddr = "127.0.0.1:9".parse().unwrap();
+        let shared = Shared {
+            servers: vec![silent_node().await, answering_node(owner).await],
+            sources: Sources::new(Vec::new()),
+            pace: Duration::from_secs(2),
+            spectators: 0,
+            metrics: Arc::new(Metrics::default()),
+            seed: 0,
+            setup_slots: Semaphore::new(1),
+        };
+        // The silent node is asked first. Other requests wait 30 s for an
+        // answer; a reconnect's lookup moves on to the next node after
+        // `LOCATE_TIMEOUT`, well within this bound.
+        let found = tokio::time::timeout(Duration::from_secs(20), locate(&shared, Uuid::nil(), 0))
+            .await
+            .expect("the lookup waited on the silent node for 20 s");
+        assert_eq!(found, Some(owner));
     }
 }
