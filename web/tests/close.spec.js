@@ -6,10 +6,12 @@
 // reconnects by itself, and the seat opened in another tab (4001), after
 // which it does not; and in English, a message over 16 KiB (1009). And a
 // reconnect whose question "where does this lobby live now" is never
-// answered goes on without the answer.
+// answered goes on without the answer, and one sent to a server that never
+// answers the socket gives that socket up and tries again.
 
 import { expect } from '@playwright/test';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLobby, state, watchErrors, test } from './helpers.js';
@@ -159,4 +161,41 @@ test('a server that never says where the lobby lives does not hold the reconnect
   // own server: the banner is gone and the socket open.
   await page.waitForFunction(() => window.bannerShown.at(-1).hidden && window.catan.state.connection === 'open', null, { timeout: 30_000 });
   expect(asked).toBeGreaterThan(0);
+});
+
+test('a socket to a server that never answers is given up, and the page reconnects where the lobby lives', async ({ browser }) => {
+  // A server that takes connections and never says a word on them.
+  const held = [];
+  const silent = net.createServer((socket) => held.push(socket));
+  await new Promise((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const silentUrl = `http://127.0.0.1:${silent.address().port}`;
+  try {
+    const page = await (await browser.newContext()).newPage();
+    watchErrors(page, 'Ann');
+    const id = await createLobby(page, { name: 'Ann', lobby: 'Silent server test' });
+    await page.waitForFunction(() => window.catan && window.catan.state.connection === 'open');
+    await recordBanner(page);
+    // The first answer to "where does this lobby live" names the silent
+    // server; every later one is the real server's own.
+    let named = 0;
+    await page.route(`**/api/lobbies/${id}`, async (route) => {
+      if (named > 0) return route.continue();
+      named += 1;
+      return route.fulfill({ json: { node_url: silentUrl } });
+    });
+    const code = await page.evaluate(() => new Promise((resolve) => {
+      const ws = window.catan.socket();
+      ws.addEventListener('close', (ev) => resolve(ev.code));
+      ws.send(JSON.stringify({ type: 'chat', id: 'big', text: 'y'.repeat(20 * 1024) }));
+    }));
+    expect(code).toBe(1009);
+    // The page went to the silent server, waited, gave up, asked again,
+    // and is back on the real one.
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+    await page.waitForFunction(() => window.bannerShown.at(-1).hidden && window.catan.state.connection === 'open', null, { timeout: 40_000 });
+    expect(named).toBe(1);
+  } finally {
+    for (const socket of held) socket.destroy();
+    silent.close();
+  }
 });

@@ -11,6 +11,14 @@ import { has, t } from './i18n.js';
 /** Close code: the lobby moved to another server of the cluster. */
 const MOVED = 4010;
 
+/**
+ * Longest a socket may take from opening to the server's welcome before the
+ * page gives it up and tries again: a server that takes the connection but
+ * never answers (one out of open files leaves it waiting unaccepted) would
+ * otherwise leave the page connecting for good.
+ */
+const WELCOME_TIMEOUT_MS = 10000;
+
 /** Close codes after which reconnecting would not help (said by `close.CODE` in i18n.js). */
 const FINAL_CLOSES = new Set([4001, 4002, 4003, 4004]);
 
@@ -62,6 +70,11 @@ export class GameSocket {
       return;
     }
     this.ws = ws;
+    const waiting = setTimeout(() => {
+      // Closing a socket that never opened ends it as dropped (1006): the
+      // close handler below retries, asking first where the lobby lives.
+      if (this.ws === ws) ws.close();
+    }, WELCOME_TIMEOUT_MS);
     ws.addEventListener('open', () => {
       const hello = { type: 'hello', protocol: 1 };
       if (this.token) hello.token = this.token;
@@ -75,6 +88,7 @@ export class GameSocket {
         return;
       }
       if (msg.type === 'welcome') {
+        clearTimeout(waiting);
         this.attempt = 0;
         this.moves = 0;
         this.onStatus({ state: 'open' });
@@ -83,6 +97,7 @@ export class GameSocket {
       this.onMessage(msg);
     });
     ws.addEventListener('close', (ev) => {
+      clearTimeout(waiting);
       if (this.ws !== ws) return;
       this.ws = null;
       for (const p of this.pending.values()) p.reject({ code: 'disconnected', message: t('err.disconnected') });
