@@ -15,9 +15,11 @@ const MOVED = 4010;
  * Longest a socket may take from opening to the server's welcome before the
  * page gives it up and tries again: a server that takes the connection but
  * never answers (one out of open files leaves it waiting unaccepted) would
- * otherwise leave the page connecting for good.
+ * otherwise leave the page connecting for good. Well above the slowest
+ * answers measured while a cluster takes a dead node's lobbies over (under
+ * 7 s, docs/PERFORMANCE.md), so a busy server is not asked twice.
  */
-const WELCOME_TIMEOUT_MS = 10000;
+const WELCOME_TIMEOUT_MS = 15000;
 
 /** Close codes after which reconnecting would not help (said by `close.CODE` in i18n.js). */
 const FINAL_CLOSES = new Set([4001, 4002, 4003, 4004]);
