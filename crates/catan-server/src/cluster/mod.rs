@@ -95,9 +95,10 @@ struct Inner {
     /// One lookup at a time per lobby not served here: the clients of a
     /// lobby whose node died all ask at once, and the first one's takeover
     /// answers the others (who then find it here) instead of each claiming
-    /// and loading the log again. The reaper holds the gates of the lobbies
-    /// it takes over in a batch. A gate holds until when its lookups wait
-    /// for a dead node's lease (they wait without holding it).
+    /// and loading the log again. A gate holds until when its lookups wait
+    /// for a dead node's lease (they wait without holding it), and a lock
+    /// of its own for taking the lobby over, which the reaper holds for
+    /// the lobbies of its batch and a lookup only once its reads are done.
     gates: Mutex<HashMap<Uuid, Gate>>,
     /// Where other nodes' lobbies were found a moment ago (`seen`): the
     /// clients of a lobby ask together, and one query answers them all.
@@ -166,10 +167,24 @@ const EXPIRY_SLACK: Duration = Duration::from_millis(50);
 /// here or there rather than claiming it alone.
 const REAPER_HEAD_START: Duration = Duration::from_millis(200);
 
-/// A lobby's lookup lock, holding until when its lookups wait for the
-/// lease of a node that is gone, and how many cuts this node had heard
-/// of when that was found (`Inner::cuts`: a cut since ends the wait).
-type Gate = Arc<tokio::sync::Mutex<Option<(Instant, u64)>>>;
+/// A lobby's gate (`Inner::gates`).
+type Gate = Arc<GateLocks>;
+
+/// The two locks of a lobby's gate.
+#[derive(Default)]
+struct GateLocks {
+    /// One lookup at a time, holding until when its lookups wait for the
+    /// lease of a node that is gone, and how many cuts this node had heard
+    /// of when that was found (`Inner::cuts`: a cut since ends the wait).
+    lookup: tokio::sync::Mutex<Option<(Instant, u64)>>,
+    /// Taking the lobby over: held by a lookup only for the takeover
+    /// itself, after its reads, and by the reaper for the lobbies of its
+    /// batch. A lookup's reads take seconds on a node busy with a dead
+    /// node's clients (docs/PERFORMANCE.md, "Where a recovery's seconds
+    /// go"), and the reaper, which leaves a lobby alone while another
+    /// takes it over, waited on the slowest of them for its last lobbies.
+    take: Arc<tokio::sync::Mutex<()>>,
+}
 
 /// What one look at a lobby's lease came to.
 enum Found {
@@ -454,7 +469,7 @@ impl Cluster {
         let mut waited = false;
         let mut cuts = self.inner.cuts.subscribe();
         loop {
-            let mut turn = gate.lock().await;
+            let mut turn = gate.lookup.lock().await;
             let wait = match *turn {
                 // Another lookup found the node gone, and no cut was heard
                 // of since: wait for the lease as it does.
@@ -465,7 +480,7 @@ impl Cluster {
                 }
                 _ => {
                     let cut = *cuts.borrow_and_update();
-                    match self.find(lobby, unreachable, waited).await? {
+                    match self.find(lobby, unreachable, waited, gate).await? {
                         Found::Done(located) => {
                             match &located {
                                 Located::There(url) => self.inner.seen.insert(lobby, url),
@@ -538,6 +553,7 @@ impl Cluster {
         lobby: Uuid,
         unreachable: Option<&str>,
         waited: bool,
+        gate: &Gate,
     ) -> Result<Found, StoreError> {
         // Another lookup, or the reaper, may have taken it over meanwhile.
         if let Some(h) = self.inner.registry.get(lobby) {
@@ -602,6 +618,12 @@ impl Cluster {
         // No files left for its sockets: the other nodes take it over.
         if self.room() == 0 {
             return Ok(Found::Done(Located::Moving));
+        }
+        // Only now is the lobby taken over here, and the reaper may have
+        // taken it in a batch while this lookup read.
+        let _taking = gate.take.lock().await;
+        if let Some(h) = self.inner.registry.get(lobby) {
+            return Ok(Found::Done(Located::Here(h)));
         }
         self.take_over(lobby).await.map(Found::Done)
     }

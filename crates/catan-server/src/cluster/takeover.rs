@@ -91,11 +91,11 @@ impl Cluster {
         }
     }
 
-    /// Takes over those of `ids` nobody serves and no lookup here is busy
-    /// with, in batches of [`LOAD_BATCH`], each batch holding its lobbies'
-    /// lookup gates until they are live here (so that their clients'
-    /// lookups find them here instead of claiming them). How many are now
-    /// served here.
+    /// Takes over those of `ids` nobody serves and no lookup here is
+    /// taking over, in batches of [`LOAD_BATCH`], each batch holding its
+    /// lobbies' takeover locks until they are live here (so that their
+    /// clients' lookups find them here instead of claiming them). How many
+    /// are now served here.
     pub(super) async fn take_many(&self, ids: &[Uuid]) -> usize {
         use futures_util::StreamExt;
         let chunks: Vec<Vec<Uuid>> = ids.chunks(LOAD_BATCH).map(<[Uuid]>::to_vec).collect();
@@ -106,9 +106,9 @@ impl Cluster {
             .await
     }
 
-    /// One batch of the reaper's: takes the gates of those of `ids` not
-    /// live here and not being looked up, then takes them over; how many
-    /// are now served here.
+    /// One batch of the reaper's: takes the takeover locks of those of
+    /// `ids` not live here and not being taken over by a lookup, then takes
+    /// them over; how many are now served here.
     async fn take_gated(&self, ids: Vec<Uuid>) -> usize {
         let mut gated = Vec::with_capacity(ids.len());
         for id in ids {
@@ -116,9 +116,11 @@ impl Cluster {
                 continue;
             }
             let gate = self.gate(id);
-            match gate.clone().try_lock_owned() {
+            match gate.take.clone().try_lock_owned() {
+                // A lookup took it over before letting the lock go.
+                Ok(_) if self.inner.registry.get(id).is_some() => self.ungate(id, &gate),
                 Ok(turn) => gated.push((id, gate, turn)),
-                // A lookup here is on it.
+                // A lookup here is taking it over.
                 Err(_) => self.ungate(id, &gate),
             }
         }
