@@ -48,6 +48,34 @@ async function germanLobby(page, lobby) {
   return id;
 }
 
+/** Ann's lobby, connected, with the banner recorded; returns the page and the lobby id. */
+async function watchedLobby(browser, lobby) {
+  const page = await (await browser.newContext()).newPage();
+  watchErrors(page, 'Ann');
+  const id = await createLobby(page, { name: 'Ann', lobby });
+  await page.waitForFunction(() => window.catan && window.catan.state.connection === 'open');
+  await recordBanner(page);
+  return { page, id };
+}
+
+/**
+ * The page's own socket sends one chat message of 20 KiB: the server's limit
+ * is 16 KiB (docs/PROTOCOL.md), so it closes the socket with 1009; the close
+ * code the page saw.
+ */
+function sendTooBig(page) {
+  return page.evaluate(() => new Promise((resolve) => {
+    const ws = window.catan.socket();
+    ws.addEventListener('close', (ev) => resolve(ev.code));
+    ws.send(JSON.stringify({ type: 'chat', id: 'big', text: 'y'.repeat(20 * 1024) }));
+  }));
+}
+
+/** Waits until the banner is gone and the socket is open again. */
+function reconnected(page, timeout) {
+  return page.waitForFunction(() => window.bannerShown.at(-1).hidden && window.catan.state.connection === 'open', null, { timeout });
+}
+
 test('every documented close code has its own words in English and German', async ({ page }) => {
   const codes = documentedCodes();
   // The table has them all (a change to it must come here too).
@@ -114,34 +142,20 @@ test('in German, a seat opened in another tab (4001) is said in German and the f
 });
 
 test('a message over 16 KiB from the page closes its socket with 1009, said in plain English, and the page reconnects', async ({ browser }) => {
-  const page = await (await browser.newContext()).newPage();
-  watchErrors(page, 'Ann');
-  await createLobby(page, { name: 'Ann', lobby: 'Too big test' });
-  await page.waitForFunction(() => window.catan && window.catan.state.connection === 'open');
-  await recordBanner(page);
-  // The page's own socket sends one chat message of 20 KiB: the server's
-  // limit is 16 KiB (docs/PROTOCOL.md), so it closes with 1009, and the
-  // browser must get that close frame (not a dropped connection, 1006).
-  const code = await page.evaluate(() => new Promise((resolve) => {
-    const ws = window.catan.socket();
-    ws.addEventListener('close', (ev) => resolve(ev.code));
-    ws.send(JSON.stringify({ type: 'chat', id: 'big', text: 'y'.repeat(20 * 1024) }));
-  }));
-  expect(code).toBe(1009);
+  const { page } = await watchedLobby(browser, 'Too big test');
+  // The browser must get the server's close frame (not a dropped
+  // connection, 1006).
+  expect(await sendTooBig(page)).toBe(1009);
   await page.waitForFunction(() => window.bannerShown.some((b) => !b.hidden));
   const shown = (await page.evaluate(() => window.bannerShown)).filter((b) => !b.hidden).map((b) => b.text);
   expect(shown[0]).toMatch(/^Connection lost \(a message was too long for the server\)\. Retrying in [\d.]+s…/);
   // A dropped connection would say only "connection lost".
   for (const text of shown) expect(text).not.toContain('(connection lost)');
-  await page.waitForFunction(() => window.bannerShown.at(-1).hidden && window.catan.state.connection === 'open', null, { timeout: 30_000 });
+  await reconnected(page, 30_000);
 });
 
 test('a server that never says where the lobby lives does not hold the reconnect up', async ({ browser }) => {
-  const page = await (await browser.newContext()).newPage();
-  watchErrors(page, 'Ann');
-  const id = await createLobby(page, { name: 'Ann', lobby: 'Silent lookup test' });
-  await page.waitForFunction(() => window.catan && window.catan.state.connection === 'open');
-  await recordBanner(page);
+  const { page, id } = await watchedLobby(browser, 'Silent lookup test');
   // From now on, asking where the lobby lives gets no answer at all, as
   // from a server whose connections wait unaccepted (at its limit of open
   // files): the request is left hanging.
@@ -149,17 +163,11 @@ test('a server that never says where the lobby lives does not hold the reconnect
   await page.route(`**/api/lobbies/${id}`, () => {
     asked += 1;
   });
-  // The server closes the page's socket (a message over its limit, 1009).
-  const code = await page.evaluate(() => new Promise((resolve) => {
-    const ws = window.catan.socket();
-    ws.addEventListener('close', (ev) => resolve(ev.code));
-    ws.send(JSON.stringify({ type: 'chat', id: 'big', text: 'y'.repeat(20 * 1024) }));
-  }));
-  expect(code).toBe(1009);
+  expect(await sendTooBig(page)).toBe(1009);
   await page.waitForFunction(() => window.bannerShown.some((b) => !b.hidden));
   // The page asked, gave up waiting for the answer, and reconnected to its
   // own server: the banner is gone and the socket open.
-  await page.waitForFunction(() => window.bannerShown.at(-1).hidden && window.catan.state.connection === 'open', null, { timeout: 30_000 });
+  await reconnected(page, 30_000);
   expect(asked).toBeGreaterThan(0);
 });
 
@@ -170,11 +178,7 @@ test('a socket to a server that never answers is given up, and the page reconnec
   await new Promise((resolve) => silent.listen(0, '127.0.0.1', resolve));
   const silentUrl = `http://127.0.0.1:${silent.address().port}`;
   try {
-    const page = await (await browser.newContext()).newPage();
-    watchErrors(page, 'Ann');
-    const id = await createLobby(page, { name: 'Ann', lobby: 'Silent server test' });
-    await page.waitForFunction(() => window.catan && window.catan.state.connection === 'open');
-    await recordBanner(page);
+    const { page, id } = await watchedLobby(browser, 'Silent server test');
     // The first answer to "where does this lobby live" names the silent
     // server; every later one is the real server's own.
     let named = 0;
@@ -183,16 +187,11 @@ test('a socket to a server that never answers is given up, and the page reconnec
       named += 1;
       return route.fulfill({ json: { node_url: silentUrl } });
     });
-    const code = await page.evaluate(() => new Promise((resolve) => {
-      const ws = window.catan.socket();
-      ws.addEventListener('close', (ev) => resolve(ev.code));
-      ws.send(JSON.stringify({ type: 'chat', id: 'big', text: 'y'.repeat(20 * 1024) }));
-    }));
-    expect(code).toBe(1009);
+    expect(await sendTooBig(page)).toBe(1009);
     // The page went to the silent server, waited, gave up, asked again,
     // and is back on the real one.
     await expect.poll(() => held.length).toBeGreaterThan(0);
-    await page.waitForFunction(() => window.bannerShown.at(-1).hidden && window.catan.state.connection === 'open', null, { timeout: 40_000 });
+    await reconnected(page, 40_000);
     expect(named).toBe(1);
   } finally {
     for (const socket of held) socket.destroy();
