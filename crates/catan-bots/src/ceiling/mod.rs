@@ -68,7 +68,7 @@ fn vp_cards_open_to(game: &Game, seat: Seat) -> u32 {
 /// enough of them. Whatever the board, such a game cannot be won (at 20
 /// points: once no hand can get to 3 of the 5 cards).
 pub fn cards_rule_out(game: &Game) -> bool {
-    let most_without_cards = (SETTLEMENTS + 2 * CITIES) as u32 + 4;
+    let most_without_cards = (SETTLEMENTS + 2 * CITIES) as u32 + 2 * AWARD_POINTS;
     game.winner().is_none()
         && (0..game.n_players()).all(|s| {
             most_without_cards + vp_cards_open_to(game, Seat(s as u8))
@@ -180,6 +180,9 @@ fn independent(mask: u64, taken: u32, cap: u32, best: &mut u32) {
 /// game, where the bound decides nothing) every road left is counted.
 const TRAIL_SEARCH_EDGES: u32 = 36;
 
+/// Points of each award (Longest Road, Largest Army).
+const AWARD_POINTS: u32 = 2;
+
 /// Whether `seat` could ever have a trail of `goal` roads: a trail over its
 /// roads and the free edges it could still build (one end within the roads
 /// left of its network and not another's building) that uses no more new
@@ -267,7 +270,7 @@ fn awards(game: &Game, seat: Seat, dist: &[u8; 54]) -> u32 {
         (DevCard::DECK_COUNTS[DevCard::Knight.index()] as u32).saturating_sub(elsewhere);
     let most_other = others.map(|(_, q)| q.knights() as u32).max().unwrap_or(0);
     let army = my_knights >= 3 && (my_knights > most_other || game.largest_army() == Some(seat));
-    2 * road as u32 + 2 * army as u32
+    AWARD_POINTS * (road as u32 + army as u32)
 }
 
 /// Whether no player can reach the target any more.
