@@ -1461,7 +1461,6 @@ async fn first_move_at(at: SocketAddr, lobby: &str, seat: u8, token: &str) -> Va
     }
 }
 
-/// The lease of `lobby`: its node, its epoch and whether it is live.
 /// Node a (`node`) never gave a lobby up, its log `says` why it was
 /// tested, and `lobby`'s lease is a's, at `epoch`, and live.
 async fn kept_its_lease(
@@ -1487,6 +1486,7 @@ async fn kept_its_lease(
     );
 }
 
+/// The lease of `lobby`: its node, its epoch and whether it is live.
 async fn lease_row(c: &mut PgConnection, lobby: &str) -> (Option<String>, i64, bool) {
     sqlx::query_as("SELECT node_id, epoch, live FROM lease_state WHERE lobby_id = $1::uuid")
         .bind(lobby)
