@@ -25,7 +25,7 @@
 //! [`StoreError::NeedsPostgres`] there.
 
 use crate::error::{StoreError, classify_append};
-use crate::postgres::Columns;
+use crate::postgres::{Columns, by_index};
 use crate::{Store, StoredGame};
 use catan_core::record::RecordedAction;
 use chrono::{DateTime, Utc};
@@ -555,6 +555,7 @@ impl Store {
         &self,
         lobby_ids: &[Uuid],
     ) -> Result<HashMap<Uuid, LeaseOwner>, StoreError> {
+        let mut tx = by_index(pool(self)?).await?;
         let rows = sqlx::query(
             "SELECT lobby_id, node_id, url, epoch, live, \
                CASE WHEN live THEN GREATEST(EXTRACT(EPOCH FROM lease_until - now()) * 1000, 0) \
@@ -567,8 +568,9 @@ impl Store {
              FROM lease_state WHERE lobby_id = ANY($1)",
         )
         .bind(lobby_ids)
-        .fetch_all(pool(self)?)
+        .fetch_all(&mut *tx)
         .await?;
+        tx.commit().await?;
         rows.into_iter()
             .map(|r| {
                 Ok((
@@ -651,6 +653,7 @@ impl Store {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
+        let mut tx = by_index(pool(self)?).await?;
         let rows = sqlx::query(
             "WITH want AS (SELECT id FROM games \
                              WHERE id = ANY($1::uuid[]) AND status = 'in_progress' \
@@ -673,8 +676,9 @@ impl Store {
         .bind(ids)
         .bind(holder.node)
         .bind(holder.generation)
-        .fetch_all(pool(self)?)
+        .fetch_all(&mut *tx)
         .await?;
+        tx.commit().await?;
         read_all(&rows, |r| {
             Ok((r.try_get("lobby_id")?, epoch_of(r.try_get("epoch")?)))
         })

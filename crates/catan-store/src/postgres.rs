@@ -145,18 +145,38 @@ fn taken_key(e: &sqlx::Error) -> Option<(Uuid, u64)> {
     Some((Uuid::parse_str(game).ok()?, seq.parse().ok()?))
 }
 
+/// A transaction whose statements read by index, whatever the statistics
+/// say: for the batch reads of a few rows by id (`= ANY($1)`) out of
+/// tables of thousands (games, leases) or millions (the journal). Without
+/// statistics (autovacuum off, or behind tables that grew fast) the
+/// planner takes each id for half a percent of a table, a batch of 50 for
+/// a quarter of it, and scanned the whole journal: 1.5 s a batch at a
+/// million actions while a dead node's lobbies waited for their logs
+/// (docs/PERFORMANCE.md, "A takeover's log reads scanned the whole
+/// journal"). An index read of a batch is the right plan at any size.
+pub(crate) async fn by_index(
+    pool: &PgPool,
+) -> Result<sqlx::Transaction<'static, sqlx::Postgres>, StoreError> {
+    let mut tx = pool.begin().await?;
+    sqlx::query("SET LOCAL enable_seqscan = off")
+        .execute(&mut *tx)
+        .await?;
+    Ok(tx)
+}
+
 /// The games among `ids` that are stored, with their logs: two queries
 /// whatever the number (a takeover of many games at once).
 pub(crate) async fn load_games(
     pool: &PgPool,
     ids: &[Uuid],
 ) -> Result<Vec<(GameRow, Vec<ActionRow>)>, StoreError> {
+    let mut tx = by_index(pool).await?;
     let games = sqlx::query(&format!(
         "SELECT {} FROM games WHERE id = ANY($1::uuid[]) ORDER BY id",
         columns::GAME
     ))
     .bind(ids)
-    .fetch_all(pool)
+    .fetch_all(&mut *tx)
     .await?
     .iter()
     .map(game_row)
@@ -167,8 +187,9 @@ pub(crate) async fn load_games(
         columns::ACTION
     ))
     .bind(ids)
-    .fetch_all(pool)
+    .fetch_all(&mut *tx)
     .await?;
+    tx.commit().await?;
     let mut logs: std::collections::HashMap<Uuid, Vec<ActionRow>> =
         std::collections::HashMap::with_capacity(games.len());
     for r in &rows {
