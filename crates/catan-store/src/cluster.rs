@@ -25,7 +25,7 @@
 //! [`StoreError::NeedsPostgres`] there.
 
 use crate::error::{StoreError, classify_append};
-use crate::postgres::{Columns, by_index};
+use crate::postgres::{Columns, by_index, whole_tables};
 use crate::{Store, StoredGame};
 use catan_core::record::RecordedAction;
 use chrono::{DateTime, Utc};
@@ -610,6 +610,7 @@ impl Store {
         limit: i64,
         ttl: Duration,
     ) -> Result<Vec<Orphan>, StoreError> {
+        let mut tx = whole_tables(pool(self)?).await?;
         let rows = sqlx::query(
             "SELECT g.id, (greatest(0, extract(epoch FROM now() - coalesce(s.dead_since, g.created))) \
                              * 1000)::int8 AS age, \
@@ -624,8 +625,9 @@ impl Store {
         )
         .bind(limit)
         .bind(ms(ttl))
-        .fetch_all(pool(self)?)
+        .fetch_all(&mut *tx)
         .await?;
+        tx.commit().await?;
         read_all(&rows, |r| {
             Ok(Orphan {
                 game_id: r.try_get("id")?,

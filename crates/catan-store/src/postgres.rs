@@ -145,20 +145,52 @@ fn taken_key(e: &sqlx::Error) -> Option<(Uuid, u64)> {
     Some((Uuid::parse_str(game).ok()?, seq.parse().ok()?))
 }
 
-/// A transaction whose statements read by index, whatever the statistics
-/// say: for the batch reads of a few rows by id (`= ANY($1)`) out of
-/// tables of thousands (games, leases) or millions (the journal). Without
-/// statistics (autovacuum off, or behind tables that grew fast) the
-/// planner takes each id for half a percent of a table, a batch of 50 for
-/// a quarter of it, and scanned the whole journal: 1.5 s a batch at a
-/// million actions while a dead node's lobbies waited for their logs
-/// (docs/PERFORMANCE.md, "A takeover's log reads scanned the whole
-/// journal"). An index read of a batch is the right plan at any size.
+/// A transaction whose statements read by index, in one process, whatever
+/// the statistics say: for the batch reads of a few rows by id (`=
+/// ANY($1)`) out of tables of thousands (games, leases) or millions (the
+/// journal). Without statistics (autovacuum off, or behind tables that
+/// grew fast) the planner takes each id for half a percent of a table, a
+/// batch of 50 for a quarter of it, and scanned the whole journal with two
+/// parallel workers: 1.5 s a batch at a million actions while a dead
+/// node's lobbies waited for their logs; by index, still with two workers,
+/// 0.3-0.4 s (docs/PERFORMANCE.md, "A takeover's reads without
+/// statistics"). An index read of a batch in one process is the right
+/// plan at any size: starting workers for a few thousand rows only adds
+/// processes on cores the database shares with the nodes.
 pub(crate) async fn by_index(
     pool: &PgPool,
 ) -> Result<sqlx::Transaction<'static, sqlx::Postgres>, StoreError> {
+    planned(
+        pool,
+        &[
+            ("enable_seqscan", "off"),
+            ("max_parallel_workers_per_gather", "0"),
+        ],
+    )
+    .await
+}
+
+/// A transaction whose statements join whole tables by hashing, whatever
+/// the statistics say: for the reads of every game in progress with its
+/// lease. Without statistics the planner took the games in progress for
+/// 150 and probed the leases' index once for each of 9,000 (400-480 ms a
+/// look under load, where a hash join takes a tenth of that).
+pub(crate) async fn whole_tables(
+    pool: &PgPool,
+) -> Result<sqlx::Transaction<'static, sqlx::Postgres>, StoreError> {
+    planned(pool, &[("enable_nestloop", "off")]).await
+}
+
+/// A transaction whose planner `settings` (name, value) hold until its end.
+async fn planned(
+    pool: &PgPool,
+    settings: &[(&'static str, &'static str)],
+) -> Result<sqlx::Transaction<'static, sqlx::Postgres>, StoreError> {
     let mut tx = pool.begin().await?;
-    sqlx::query("SET LOCAL enable_seqscan = off")
+    let (names, values): (Vec<&str>, Vec<&str>) = settings.iter().copied().unzip();
+    sqlx::query("SELECT set_config(n, v, true) FROM unnest($1::text[], $2::text[]) AS s(n, v)")
+        .bind(names)
+        .bind(values)
         .execute(&mut *tx)
         .await?;
     Ok(tx)
