@@ -156,18 +156,17 @@ fn taken_key(e: &sqlx::Error) -> Option<(Uuid, u64)> {
 /// 0.3-0.4 s (docs/PERFORMANCE.md, "A takeover's reads without
 /// statistics"). An index read of a batch in one process is the right
 /// plan at any size: starting workers for a few thousand rows only adds
-/// processes on cores the database shares with the nodes.
+/// processes on cores the database shares with the nodes. The settings
+/// go with the `BEGIN`, in one round trip.
 pub(crate) async fn by_index(
     pool: &PgPool,
 ) -> Result<sqlx::Transaction<'static, sqlx::Postgres>, StoreError> {
-    planned(
-        pool,
-        &[
-            ("enable_seqscan", "off"),
-            ("max_parallel_workers_per_gather", "0"),
-        ],
-    )
-    .await
+    Ok(pool
+        .begin_with(
+            "BEGIN; SET LOCAL enable_seqscan = off; \
+             SET LOCAL max_parallel_workers_per_gather = 0",
+        )
+        .await?)
 }
 
 /// A transaction whose statements join whole tables by hashing, whatever
@@ -178,22 +177,9 @@ pub(crate) async fn by_index(
 pub(crate) async fn whole_tables(
     pool: &PgPool,
 ) -> Result<sqlx::Transaction<'static, sqlx::Postgres>, StoreError> {
-    planned(pool, &[("enable_nestloop", "off")]).await
-}
-
-/// A transaction whose planner `settings` (name, value) hold until its end.
-async fn planned(
-    pool: &PgPool,
-    settings: &[(&'static str, &'static str)],
-) -> Result<sqlx::Transaction<'static, sqlx::Postgres>, StoreError> {
-    let mut tx = pool.begin().await?;
-    let (names, values): (Vec<&str>, Vec<&str>) = settings.iter().copied().unzip();
-    sqlx::query("SELECT set_config(n, v, true) FROM unnest($1::text[], $2::text[]) AS s(n, v)")
-        .bind(names)
-        .bind(values)
-        .execute(&mut *tx)
-        .await?;
-    Ok(tx)
+    Ok(pool
+        .begin_with("BEGIN; SET LOCAL enable_nestloop = off")
+        .await?)
 }
 
 /// The games among `ids` that are stored, with their logs: two queries
