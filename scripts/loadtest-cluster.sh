@@ -15,8 +15,10 @@
 # e.g. 20s), KILL_NODE (1 or 2; default 1), OUT (logs and JSON, default a
 # temp dir), PORT_BASE (18400), SETUP_CONCURRENCY (games each load
 # generator sets up at once, default 32), REPORT_EVERY (the load
-# generators' progress lines, default 10s), NO_BUILD (set: use the binaries in
-# target/release as they are).
+# generators' progress lines, default 10s), GEN_THREADS (runtime threads of
+# each load generator, default 1; with 2 a generator notices a killed node's
+# closed sockets within 2 s instead of 4, docs/PERFORMANCE.md), NO_BUILD (set:
+# use the binaries in target/release as they are).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -81,7 +83,7 @@ for g in $(seq 1 "$loadgens"); do
   sources="$(seq -s, -f "127.0.$((g + 10)).%g" 1 8)"
   target/release/catan loadtest --urls "$urls" --games "$per" --spectators "$spectators" \
     --duration "$duration" --pace-ms "$pace" --setup-concurrency "$setup_concurrency" --source-ips "$sources" \
-    --database-url "$db" --report-every "${REPORT_EVERY:-10s}" --threads 1 "${watch[@]}" \
+    --database-url "$db" --report-every "${REPORT_EVERY:-10s}" --threads "${GEN_THREADS:-1}" "${watch[@]}" \
     --json "$out/loadgen-$g.json" > "$out/loadgen-$g.log" 2>&1 &
   gen_pids+=("$!")
 done
