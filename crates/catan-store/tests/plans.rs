@@ -150,7 +150,8 @@ impl Journal {
         panic!("the scans of {reported:?} were never reported ({before:?}, {after:?})");
     }
 
-    async fn drop(self) {
+    /// Closes the counters' session and drops the database.
+    async fn remove(self) {
         self.admin.close().await.unwrap();
         drop_db(&self.db).await;
     }
@@ -184,7 +185,7 @@ async fn a_takeovers_batch_reads_go_by_index_without_statistics() {
             "no sequential scan of {table} (scans before {was:?}, after {now:?})"
         );
     }
-    journal.drop().await;
+    journal.remove().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -223,5 +224,5 @@ async fn the_look_for_orphans_hashes_whole_tables_without_statistics() {
         "the leases joined whole, not probed game by game (scans before {:?}, after {:?})",
         before[leases], after[leases]
     );
-    journal.drop().await;
+    journal.remove().await;
 }
