@@ -16,6 +16,13 @@ mod verify;
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+/// mimalloc in a build with the load tester: its clients' sockets and
+/// messages are allocated and freed by the thousand on cores it shares
+/// with the servers it measures (docs/PERFORMANCE.md, "The allocator").
+#[cfg(feature = "loadtest")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(name = "catan", version, about = "Catan rules engine tools")]
 struct Cli {
