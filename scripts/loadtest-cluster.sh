@@ -45,6 +45,9 @@ if [ -z "${NO_BUILD:-}" ]; then
 fi
 mkdir -p "$out"
 ulimit -n 20000
+# The load generators keep freed memory ten seconds, as every server node
+# does by itself (crates/catan-server/src/main.rs says why).
+export MIMALLOC_PURGE_DELAY="${MIMALLOC_PURGE_DELAY:-10000}"
 # Games left in progress by an earlier run would be taken over and resumed
 # by the new nodes and load them: always start from an empty database.
 psql -q "$base" -c "DROP DATABASE IF EXISTS catan_cluster_size" -c "CREATE DATABASE catan_cluster_size"

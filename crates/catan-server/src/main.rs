@@ -16,8 +16,52 @@ use tracing_subscriber::EnvFilter;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
+/// mimalloc's setting of how long freed memory stays with the process
+/// before it goes back to the system, and this server's value in
+/// milliseconds. mimalloc's default (1 s) gave back, in the middle of a
+/// recovery, memory the next second's reconnects asked for again: zeroing
+/// the refaulted pages took about 5% of both cores until every client was
+/// back (docs/PERFORMANCE.md, "Freed memory kept ten seconds"). After ten
+/// quiet seconds the memory still goes back.
+const PURGE_DELAY: (&str, &str) = ("MIMALLOC_PURGE_DELAY", "10000");
+
+fn main() -> anyhow::Result<()> {
+    with_allocator_settings();
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?
+        .block_on(run())
+}
+
+/// mimalloc reads its settings from the environment once, when the process
+/// loads, and this workspace forbids the `unsafe` call that would change
+/// them later: a server started without [`PURGE_DELAY`] runs itself again
+/// with it (the same process id, arguments and open files). An operator's
+/// own value is kept; if the new run cannot start, this one goes on with
+/// mimalloc's default.
+fn with_allocator_settings() {
+    use std::os::unix::process::CommandExt;
+    let (name, value) = PURGE_DELAY;
+    if std::env::var_os(name).is_some() {
+        return;
+    }
+    let Ok(exe) = std::env::current_exe() else {
+        return;
+    };
+    // `exec` only returns if it failed.
+    let mut args = std::env::args_os();
+    let mut again = std::process::Command::new(exe);
+    if let Some(arg0) = args.next() {
+        again.arg0(arg0);
+    }
+    let error = again.args(args).env(name, value).exec();
+    eprintln!(
+        "catan-server: cannot run itself again with {name}={value} ({error}); going on without"
+    );
+}
+
+async fn run() -> anyhow::Result<()> {
     let config = Config::parse();
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(&config.log));
     let logs = tracing_subscriber::fmt().with_env_filter(filter);

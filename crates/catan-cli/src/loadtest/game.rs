@@ -7,7 +7,7 @@
 
 use super::check::{Observed, Unanswered};
 use super::http::HttpConn;
-use super::metrics::Metrics;
+use super::metrics::{Metrics, Part};
 use super::net::Sources;
 use super::proto;
 use super::setup::{self, SEATS};
@@ -109,6 +109,10 @@ struct Client {
     /// The last close named the node the lobby moved to (code 4010): the
     /// next attempt goes there without asking.
     told: bool,
+    /// When the socket was lost, until a new one is welcomed.
+    lost_at: Option<Instant>,
+    /// When the socket of the current reconnect opened.
+    opened_at: Option<Instant>,
 }
 
 struct Driver {
@@ -208,6 +212,8 @@ impl Driver {
                 retry_at: None,
                 ever_connected: false,
                 told: false,
+                lost_at: None,
+                opened_at: None,
             });
         }
         for i in 0..self.clients.len() {
@@ -379,12 +385,18 @@ impl Driver {
                 epoch,
                 server,
                 sink,
+                started,
             } => {
                 if let Some(c) = self.clients.get_mut(client)
                     && c.epoch == epoch
                 {
                     c.sink = Some(sink);
                     c.target.server = server;
+                    c.opened_at = Some(Instant::now());
+                    if let Some(lost) = c.lost_at {
+                        let waited = started.saturating_duration_since(lost);
+                        self.shared.metrics.reconnect_part(Part::Waited, waited);
+                    }
                 }
             }
             Event::ConnectFailed {
@@ -463,6 +475,11 @@ impl Driver {
             ServerMsgKind::Welcome => {
                 c.welcomed = true;
                 c.attempts = 0;
+                if let (Some(lost), Some(opened)) = (c.lost_at.take(), c.opened_at.take()) {
+                    let m = &self.shared.metrics;
+                    m.reconnect_part(Part::Welcome, at.saturating_duration_since(opened));
+                    m.reconnect_part(Part::Total, at.saturating_duration_since(lost));
+                }
                 if c.ever_connected {
                     Metrics::bump(&self.shared.metrics.reconnects);
                 }
@@ -550,6 +567,8 @@ impl Driver {
             return;
         }
         self.shared.metrics.dropped();
+        c.lost_at.get_or_insert_with(Instant::now);
+        c.opened_at = None;
         schedule_retry(c, &mut self.rng);
     }
 
@@ -576,17 +595,30 @@ impl Driver {
             let shared = self.shared.clone();
             let start = self.rng.random_range(0..shared.servers.len());
             tokio::spawn(async move {
-                if relocate && let Some(at) = locate(&shared, target.lobby, start).await {
-                    target.server = at;
+                let started = Instant::now();
+                if relocate {
+                    let found = locate(&shared, target.lobby, start).await;
+                    shared
+                        .metrics
+                        .reconnect_part(Part::Lookup, started.elapsed());
+                    if let Some(at) = found {
+                        target.server = at;
+                    }
                 }
+                let opening = Instant::now();
                 let ev = match wsclient::open(&target, source, i, epoch, tx.clone(), metrics).await
                 {
-                    Ok(sink) => Event::Connected {
-                        client: i,
-                        epoch,
-                        server: target.server,
-                        sink,
-                    },
+                    Ok(sink) => {
+                        let open = opening.elapsed();
+                        shared.metrics.reconnect_part(Part::Open, open);
+                        Event::Connected {
+                            client: i,
+                            epoch,
+                            server: target.server,
+                            sink,
+                            started,
+                        }
+                    }
                     Err(error) => Event::ConnectFailed {
                         client: i,
                         epoch,

@@ -45,6 +45,39 @@ pub struct Metrics {
     errors: Mutex<BTreeMap<String, u64>>,
     total: Mutex<Histogram<u64>>,
     interval: Mutex<Histogram<u64>>,
+    reconnect: Mutex<[Histogram<u64>; 5]>,
+}
+
+/// One part of a reconnect, timed by [`Metrics::reconnect_part`].
+#[derive(Clone, Copy, Debug)]
+pub enum Part {
+    /// From losing the socket to starting the attempt that succeeded
+    /// (backoff and failed attempts).
+    Waited = 0,
+    /// One `GET /api/lobbies/{id}` round over the nodes (every attempt).
+    Lookup = 1,
+    /// Connecting and the WebSocket handshake (every successful one).
+    Open = 2,
+    /// From the open socket to its welcome.
+    Welcome = 3,
+    /// From losing the socket to the welcome on the new one.
+    Total = 4,
+}
+
+/// Where a run's reconnects spent their time (`--watch-fault` and the
+/// fault runs report it: which part of a recovery is the clients').
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct ReconnectParts {
+    /// Backoff and failed attempts before the attempt that succeeded.
+    pub waited: Latency,
+    /// Asking where the lobby lives.
+    pub lookup: Latency,
+    /// Connecting and the WebSocket handshake.
+    pub open: Latency,
+    /// Waiting for the welcome on the open socket.
+    pub welcome: Latency,
+    /// From the lost socket to the welcome on the new one.
+    pub total: Latency,
 }
 
 /// Percentiles of one histogram, in microseconds.
@@ -104,6 +137,7 @@ impl Default for Metrics {
             errors: Mutex::new(BTreeMap::new()),
             total: Mutex::new(histogram()),
             interval: Mutex::new(histogram()),
+            reconnect: Mutex::new(std::array::from_fn(|_| histogram())),
         }
     }
 }
@@ -140,6 +174,27 @@ impl Metrics {
         // `saturating_record` cannot fail; values above the bound are clamped.
         lock(&self.total).saturating_record(us);
         lock(&self.interval).saturating_record(us);
+    }
+
+    /// Records how long one part of a reconnect took.
+    pub fn reconnect_part(&self, part: Part, d: Duration) {
+        let us = (d.as_micros() as u64).clamp(1, MAX_LATENCY_US);
+        lock(&self.reconnect)[part as usize].saturating_record(us);
+    }
+
+    /// Where the run's reconnects spent their time (none if none happened).
+    pub fn reconnect_parts(&self) -> Option<ReconnectParts> {
+        let h = lock(&self.reconnect);
+        if h[Part::Total as usize].is_empty() {
+            return None;
+        }
+        Some(ReconnectParts {
+            waited: Latency::of(&h[Part::Waited as usize]),
+            lookup: Latency::of(&h[Part::Lookup as usize]),
+            open: Latency::of(&h[Part::Open as usize]),
+            welcome: Latency::of(&h[Part::Welcome as usize]),
+            total: Latency::of(&h[Part::Total as usize]),
+        })
     }
 
     /// The run's latency so far.
@@ -211,5 +266,28 @@ mod tests {
         m.error("timeout");
         assert_eq!(m.error_count(), 3);
         assert_eq!(m.errors().get("stale_version"), Some(&2));
+    }
+
+    #[test]
+    fn reconnect_parts_are_kept_apart() {
+        let m = Metrics::default();
+        assert_eq!(m.reconnect_parts(), None, "no reconnect, no parts");
+        for ms in 1..=10u64 {
+            m.reconnect_part(Part::Lookup, Duration::from_millis(ms * 100));
+            m.reconnect_part(Part::Open, Duration::from_millis(ms));
+        }
+        // A lookup alone (the attempt failed) is no reconnect yet.
+        assert_eq!(m.reconnect_parts(), None);
+        m.reconnect_part(Part::Waited, Duration::from_millis(300));
+        m.reconnect_part(Part::Welcome, Duration::from_millis(20));
+        m.reconnect_part(Part::Total, Duration::from_millis(1_500));
+        let r = m.reconnect_parts().expect("one reconnect");
+        assert_eq!(r.lookup.count, 10);
+        assert!((990_000..=1_001_000).contains(&r.lookup.max_us), "{r:?}");
+        assert!((9_990..=10_010).contains(&r.open.max_us), "{r:?}");
+        assert_eq!((r.waited.count, r.welcome.count, r.total.count), (1, 1, 1));
+        assert!((1_499_000..=1_501_000).contains(&r.total.p50_us), "{r:?}");
+        // The action latencies are a histogram of their own.
+        assert_eq!(m.total_latency().count, 0);
     }
 }

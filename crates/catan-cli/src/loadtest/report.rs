@@ -1,7 +1,7 @@
 //! The figures a run reports: one progress line per interval, and a final
 //! summary printed as text and optionally written as JSON.
 
-use super::metrics::Latency;
+use super::metrics::{Latency, ReconnectParts};
 use super::procstat::{self, ProcSample};
 use super::verify::Totals;
 use serde::Serialize;
@@ -57,6 +57,8 @@ pub struct Fault {
     /// were back: where the time to recovery went (the lobbies' takeover,
     /// or the clients' last few reconnects).
     pub away_by_second: Vec<i64>,
+    /// Where the reconnects spent their time (none if none happened).
+    pub reconnects: Option<ReconnectParts>,
 }
 
 /// Everything a run reports at the end.
@@ -204,6 +206,30 @@ pub fn print(s: &Summary) {
                 .map(|(s, n)| format!("{}s {n}", s + 1))
                 .collect();
             println!("fault      sockets still away after {}", curve.join(", "));
+        }
+        if let Some(r) = &f.reconnects {
+            let parts = [
+                ("waited", r.waited),
+                ("lookup", r.lookup),
+                ("open", r.open),
+                ("welcome", r.welcome),
+                ("in all", r.total),
+            ];
+            let parts: Vec<String> = parts
+                .iter()
+                .map(|(name, l)| {
+                    format!(
+                        "{name} {} / {} / {}",
+                        ms(l.p50_us),
+                        ms(l.p99_us),
+                        ms(l.max_us)
+                    )
+                })
+                .collect();
+            println!(
+                "fault      reconnects, p50 / p99 / max in ms: {}",
+                parts.join("; ")
+            );
         }
     }
     for e in &s.setup_errors {

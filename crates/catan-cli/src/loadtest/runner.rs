@@ -388,7 +388,10 @@ async fn measure(
             (Some(a), Some(b)) => ProcFigures::between(&a, &b, ticks),
             _ => ProcFigures::default(),
         },
-        fault,
+        fault: fault.map(|f| Fault {
+            reconnects: metrics.reconnect_parts(),
+            ..f
+        }),
         check,
         setup_errors,
     })

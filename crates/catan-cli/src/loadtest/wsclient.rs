@@ -64,6 +64,8 @@ pub enum Event {
         server: SocketAddr,
         /// Its writing half.
         sink: Sink,
+        /// When the attempt began (before asking where the lobby lives).
+        started: Instant,
     },
     /// A reconnect failed.
     ConnectFailed {

@@ -1,5 +1,6 @@
 //! Operating the server: readiness follows the store, logs written to a
-//! file carry no colour codes, and JSON logs are one object per line.
+//! file carry no colour codes, JSON logs are one object per line, and the
+//! process keeps freed memory as long as its allocator setting says.
 
 use crate::harness;
 
@@ -68,4 +69,33 @@ async fn logs_in_files_are_plain_or_json() {
         assert!(v["level"].is_string() && v["fields"].is_object(), "{line}");
     }
     assert!(lines.iter().any(|l| l.contains("listening")), "{log}");
+}
+
+/// The allocator setting a process was started with (its environment as
+/// the kernel shows it).
+fn purge_delay_of(pid: u32) -> Option<String> {
+    let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap();
+    environ
+        .split(|b| *b == 0)
+        .filter_map(|kv| std::str::from_utf8(kv).ok())
+        .find_map(|kv| kv.strip_prefix("MIMALLOC_PURGE_DELAY="))
+        .map(str::to_string)
+}
+
+/// A server started without mimalloc's purge delay runs itself again with
+/// ten seconds, in the same process (docs/PERFORMANCE.md, "Freed memory
+/// kept ten seconds"), and serves; an operator's own value is kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_allocator_keeps_freed_memory_ten_seconds_unless_told_otherwise() {
+    let db = TestDb::new(Backend::Sqlite).await;
+    // The harness clears the environment: nothing sets the delay.
+    let plain = ServerProcess::start(&db, 1).await;
+    assert_eq!(purge_delay_of(plain.pid()).as_deref(), Some("10000"));
+    let (st, _) = http(plain.addr, "GET", "/api/lobbies", None, None).await;
+    assert_eq!(st, 200);
+    plain.kill();
+
+    let own = ServerProcess::start_with(&db, 2, &[("MIMALLOC_PURGE_DELAY", "250")]).await;
+    assert_eq!(purge_delay_of(own.pid()).as_deref(), Some("250"));
+    own.kill();
 }
