@@ -19,10 +19,11 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// mimalloc's setting of how long freed memory stays with the process
 /// before it goes back to the system, and this server's value in
 /// milliseconds. mimalloc's default (1 s) gave back, in the middle of a
-/// recovery, memory the next second's reconnects asked for again: zeroing
-/// the refaulted pages took about 5% of both cores until every client was
-/// back (docs/PERFORMANCE.md, "Freed memory kept ten seconds"). After ten
-/// quiet seconds the memory still goes back.
+/// recovery, memory the next second's reconnects asked for again: the
+/// kernel's zeroing of the refaulted pages took 6-9% of the two cores until
+/// every client was back, two thirds of it the surviving nodes'
+/// (docs/PERFORMANCE.md, "Freed memory kept ten seconds"). After ten quiet
+/// seconds the memory still goes back.
 const PURGE_DELAY: (&str, &str) = ("MIMALLOC_PURGE_DELAY", "10000");
 
 fn main() -> anyhow::Result<()> {
