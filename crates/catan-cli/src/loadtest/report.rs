@@ -215,8 +215,11 @@ pub fn print(s: &Summary) {
                 ("welcome", r.welcome),
                 ("in all", r.total),
             ];
+            // A single server is never asked where a lobby lives: no
+            // lookup part then.
             let parts: Vec<String> = parts
                 .iter()
+                .filter(|(_, l)| l.count > 0)
                 .map(|(name, l)| {
                     format!(
                         "{name} {} / {} / {}",
