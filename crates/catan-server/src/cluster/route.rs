@@ -39,12 +39,28 @@ const KEPT: [&str; 4] = ["authorization", "content-type", "accept", "x-request-i
 
 type HttpClient = Client<HttpConnector, Full<axum::body::Bytes>>;
 
+/// Connections to one other node kept open for later forwards. A node's
+/// death sends thousands of lookups to the survivors at once, half of them
+/// forwarded to the other survivor; with hyper's defaults (no bound, 90 s)
+/// every connection opened then stayed open, a descriptor at both ends,
+/// 540-900 a node, and took the survivors to their open-file limit while a
+/// killed node's clients came back (docs/PERFORMANCE.md, "Forwarding
+/// connections"). Steady forwarding needs few: a request takes
+/// milliseconds.
+const IDLE_PER_NODE: usize = 16;
+/// How long a kept connection may stay unused before it is closed.
+const IDLE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
 fn client() -> &'static HttpClient {
     static CLIENT: OnceLock<HttpClient> = OnceLock::new();
     CLIENT.get_or_init(|| {
         let mut connector = HttpConnector::new();
         connector.set_nodelay(true);
-        Client::builder(TokioExecutor::new()).build(connector)
+        Client::builder(TokioExecutor::new())
+            .pool_max_idle_per_host(IDLE_PER_NODE)
+            .pool_idle_timeout(IDLE_TIMEOUT)
+            .pool_timer(hyper_util::rt::TokioTimer::new())
+            .build(connector)
     })
 }
 

@@ -28,6 +28,8 @@
 //!   session ends gives its lobbies up and comes back;
 //! - a lone node paused past its lease and resumed, with nobody to take
 //!   its lobbies over meanwhile, keeps them and its clients.
+//! - a burst of requests forwarded from one node to another leaves at most
+//!   a small pool of connections open between them.
 
 use crate::harness;
 
@@ -1493,4 +1495,62 @@ async fn lease_row(c: &mut PgConnection, lobby: &str) -> (Option<String>, i64, b
         .fetch_one(c)
         .await
         .unwrap()
+}
+
+/// Established TCP connections to `port` on loopback, as the kernel lists
+/// them (`/proc/net/tcp`: hexadecimal `address:port`, state `01`).
+fn established_to(port: u16) -> usize {
+    let table = std::fs::read_to_string("/proc/net/tcp").unwrap();
+    let port = format!(":{port:04X}");
+    table
+        .lines()
+        .skip(1)
+        .filter(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            f.len() > 3 && f[2].ends_with(&port) && f[3] == "01"
+        })
+        .count()
+}
+
+/// A burst of requests forwarded from one node to another (as when a dead
+/// node's clients all ask a survivor where their lobby went) leaves only a
+/// few connections open between the two: each kept connection is a file
+/// at both ends, and keeping every one of a burst took the survivors of a
+/// 9,000-game kill run to their open-file limit, so that some clients
+/// never came back (docs/PERFORMANCE.md, "Forwarding connections").
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_burst_of_forwarded_requests_leaves_few_connections_open() {
+    let db = TestDb::new(Backend::Postgres).await;
+    let nodes = three_nodes(&db).await;
+    let (a, c) = (nodes[0].addr, nodes[2].addr);
+    let (st, v) = create_lobby_on(a, &json!({ "name": "Burst" })).await;
+    assert_eq!(st, 201, "{v}");
+    let lobby = v["lobby"]["id"].as_str().unwrap().to_string();
+    let before = established_to(a.port());
+    let asks = (0..300).map(|_| {
+        let path = format!("/api/lobbies/{lobby}");
+        tokio::spawn(async move { http(c, "GET", &path, None, None).await })
+    });
+    for ask in futures_util::future::join_all(asks).await {
+        let (st, v) = ask.unwrap();
+        assert_eq!(st, 200, "{v}");
+        assert_eq!(v["node_url"], url_of(a), "{v}");
+    }
+    // The forwards are answered; what c keeps open to a is its pool (at
+    // most 16). The ones beyond it close as each is handed back, a moment
+    // after its answer went out: wait for that, but for less than the
+    // 5 s after which even a kept connection is closed, so that only the
+    // bound on the pool can pass.
+    let until = Instant::now() + Duration::from_secs(3);
+    loop {
+        let after = established_to(a.port());
+        if after <= before + 16 {
+            break;
+        }
+        assert!(
+            Instant::now() < until,
+            "{after} connections to a after the burst, {before} before"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
