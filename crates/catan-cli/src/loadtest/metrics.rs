@@ -115,6 +115,12 @@ fn histogram() -> Histogram<u64> {
     Histogram::new_with_bounds(1, MAX_LATENCY_US, 3).expect("valid constant histogram bounds")
 }
 
+/// A duration as a histogram records it: microseconds within the bounds
+/// (`saturating_record` cannot fail on them).
+fn micros(d: Duration) -> u64 {
+    (d.as_micros() as u64).clamp(1, MAX_LATENCY_US)
+}
+
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     // Counters stay meaningful even if a driver panicked mid-update.
     m.lock().unwrap_or_else(|p| p.into_inner())
@@ -170,7 +176,7 @@ impl Metrics {
 
     /// Records one action-to-broadcast latency.
     pub fn latency(&self, d: Duration) {
-        let us = (d.as_micros() as u64).clamp(1, MAX_LATENCY_US);
+        let us = micros(d);
         // `saturating_record` cannot fail; values above the bound are clamped.
         lock(&self.total).saturating_record(us);
         lock(&self.interval).saturating_record(us);
@@ -178,8 +184,7 @@ impl Metrics {
 
     /// Records how long one part of a reconnect took.
     pub fn reconnect_part(&self, part: Part, d: Duration) {
-        let us = (d.as_micros() as u64).clamp(1, MAX_LATENCY_US);
-        lock(&self.reconnect)[part as usize].saturating_record(us);
+        lock(&self.reconnect)[part as usize].saturating_record(micros(d));
     }
 
     /// Where the run's reconnects spent their time (none if none happened).
