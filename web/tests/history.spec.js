@@ -43,3 +43,63 @@ test('the log has the same lines after a reload, and a late spectator\'s log hol
   expect(leaked).toEqual([]);
   for (const line of seen) expect(line).not.toMatch(/stole 1 |bought a development card: /);
 });
+
+test('a reconnect is sent only the steps it missed, and its log is the one a reload builds', async ({ browser }) => {
+  const ann = await (await browser.newContext()).newPage();
+  watchErrors(ann, 'Ann');
+  // Bots a little slow, so that their turns are still being played when
+  // Ann's socket drops just after she ends hers.
+  const id = await createLobby(ann, { name: 'Ann', lobby: 'Resume test', botDelay: 300 });
+  for (let i = 1; i < 4; i++) {
+    await ann.locator('.add-bot').first().click();
+    await expect(ann.locator('.seat.bot')).toHaveCount(i);
+  }
+  await ann.click('#start');
+  const hers = (s) => !!s.view && s.view.turn >= 5 && s.view.active === s.you.seat && s.view.phase === 'action';
+  await drive([ann], async () => hers(await state(ann)), { endTurn: () => true, timeout: 150_000 });
+  const before = await waitState(ann, hers, 'Ann\'s turn, rolled');
+
+  // A spectator keeps the game going (bots wait while nobody is there).
+  const eve = await (await browser.newContext()).newPage();
+  watchErrors(eve, 'Eve');
+  await eve.goto(`/game.html?id=${id}`);
+  await waitState(eve, (s) => s.version >= before.version, 'the spectator\'s table');
+  // The lobby lookup a reconnect makes first is held, so that the bots
+  // play on while Ann is away; the new socket's frames are recorded.
+  let release;
+  let asked = 0;
+  const held = new Promise((r) => { release = r; });
+  await ann.route(`**/api/lobbies/${id}`, async (route) => { asked += 1; await held; await route.continue(); });
+  const sent = [];
+  const got = [];
+  ann.on('websocket', (ws) => {
+    ws.on('framesent', (f) => sent.push(String(f.payload)));
+    ws.on('framereceived', (f) => got.push(String(f.payload)));
+  });
+  await ann.click('#end-turn');
+  const ended = await waitState(ann, (s) => s.version > before.version && s.view.active !== s.you.seat, 'the turn passed');
+  await ann.evaluate(() => window.catan.socket().close());
+  const away = (await state(ann)).version;
+  expect(away).toBeGreaterThanOrEqual(ended.version);
+  // The bots play while she is away (the server's lobby says how far).
+  await waitState(eve, (s) => s.version > away + 2, 'the bots\' moves', 60_000);
+  expect(asked, 'the reconnect asked where the lobby lives').toBe(1);
+  expect((await state(ann)).version, 'Ann is still away').toBe(away);
+  release();
+  const back = await waitState(ann, (s) => s.view.turn > before.view.turn && s.view.active === s.you.seat, 'Ann\'s next turn', 90_000);
+
+  const hello = sent.map((t) => JSON.parse(t)).find((m) => m.type === 'hello');
+  expect(hello.since).toBe(away);
+  const history = got.map((t) => JSON.parse(t)).find((m) => m.type === 'history');
+  expect(history.since).toBe(away);
+  expect(history.steps.length).toBeGreaterThan(2);
+  expect(history.steps[0].version).toBe(away + 1);
+  const lines = await logLines(ann);
+
+  // A reload builds the log from the whole history: the same lines.
+  await ann.unroute(`**/api/lobbies/${id}`);
+  await ann.reload();
+  await waitState(ann, (s) => s.version === back.version, 'the reloaded table');
+  await expect(ann.locator('#log-list li')).toHaveCount(lines.length);
+  expect(await logLines(ann)).toEqual(lines);
+});

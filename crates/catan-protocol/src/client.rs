@@ -21,6 +21,13 @@ pub enum ClientMsg {
         /// The seat token from joining; absent to watch as a spectator.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         token: Option<Token>,
+        /// On a reconnect: the last game version this client already has
+        /// every step up to, as the same viewer. The `history` then carries
+        /// only the steps after it (a long game's whole log need not be
+        /// sent again to every client after a server is lost). Absent: the
+        /// whole history.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        since: Option<u64>,
     },
     /// Play an action for one's seat.
     Action {
@@ -97,6 +104,7 @@ mod tests {
             ClientMsg::Hello {
                 protocol: 1,
                 token: None,
+                since: None,
             },
             ClientMsg::Action {
                 id: "a".into(),

@@ -76,7 +76,13 @@ pub enum ServerMsg {
     History {
         /// Number of actions applied so far.
         version: u64,
-        /// Every step from the start, redacted like the live updates.
+        /// Present when the client's `hello` asked for the steps after a
+        /// version it had (and the server has that version): `steps` are
+        /// those after it, to be added to the client's log. Absent: `steps`
+        /// are every step from the start, and replace the client's log.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        since: Option<u64>,
+        /// The steps, oldest first, redacted like the live updates.
         steps: Vec<HistoryStep>,
     },
     /// Something happened in the game.

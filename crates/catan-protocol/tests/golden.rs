@@ -131,6 +131,7 @@ fn examples() -> Vec<(&'static str, Value)> {
     // A spectator's history of the same game: its steps redacted for it.
     let history = ServerMsg::History {
         version: 1,
+        since: None,
         steps: vec![
             HistoryStep {
                 version: 0,
@@ -184,6 +185,7 @@ fn examples() -> Vec<(&'static str, Value)> {
             client(ClientMsg::Hello {
                 protocol: PROTOCOL_VERSION,
                 token: Some(Token::from_client("<seat token from join>")),
+                since: None,
             }),
         ),
         (

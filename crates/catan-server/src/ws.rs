@@ -243,7 +243,7 @@ async fn serve(
 
     // 1. Hello: nothing is forwarded yet, so answers go straight out.
     let hello_deadline = Instant::now() + HELLO_TIMEOUT;
-    let token = loop {
+    let (token, since) = loop {
         let frame = tokio::select! {
             f = socket.recv() => f,
             _ = tokio::time::sleep_until(hello_deadline) => {
@@ -257,7 +257,11 @@ async fn serve(
             }
         };
         let answer = match reader.read(frame) {
-            Incoming::Msg(ClientMsg::Hello { protocol, token }) => {
+            Incoming::Msg(ClientMsg::Hello {
+                protocol,
+                token,
+                since,
+            }) => {
                 if protocol != PROTOCOL_VERSION {
                     let msg = rejected(
                         None,
@@ -273,7 +277,7 @@ async fn serve(
                     .await;
                     return;
                 }
-                break token;
+                break (token, since);
             }
             Incoming::Msg(other) => rejected(
                 other.id().map(str::to_string),
@@ -304,6 +308,7 @@ async fn serve(
     let req = ConnectRequest {
         conn,
         token: token.as_ref().map(|t| t.hash()),
+        since,
         tx,
         close: close_tx,
     };

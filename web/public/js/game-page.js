@@ -84,8 +84,18 @@ function showError(message) {
 function connect() {
   if (socket) socket.close();
   const mine = prefs.getSeat(lobbyId);
-  socket = new GameSocket(lobbyId, mine ? mine.token : null, { onMessage, onStatus });
+  socket = new GameSocket(lobbyId, mine ? mine.token : null, { onMessage, onStatus, since: logWholeTo });
   socket.connect();
+}
+
+/**
+ * The last version whose steps are all in the log (it was built from the
+ * start: from a whole history, or live from the first step), or null: a
+ * reconnect then asks only for the steps after it.
+ */
+function logWholeTo() {
+  const whole = S.joinedAtVersion !== null && S.joinedAtVersion <= 0;
+  return S.view && whole && Number.isInteger(S.version) ? S.version : null;
 }
 
 function onStatus(st) {
@@ -122,16 +132,25 @@ function onMessage(msg) {
       // Held until its snapshot: the log is rebuilt with that board.
       S.pendingHistory = msg;
       break;
-    case 'snapshot':
+    case 'snapshot': {
       noteStepTime(msg);
+      const had = S.version;
       S.version = msg.version;
       S.view = msg.view;
       S.legal = msg.legal;
-      if (S.pendingHistory && S.pendingHistory.version === msg.version) restoreLog(S.pendingHistory.steps, msg.view);
+      const h = S.pendingHistory;
       S.pendingHistory = null;
+      if (h && h.version === msg.version) {
+        if (!Number.isInteger(h.since)) restoreLog(h.steps, msg.view);
+        else if (h.since === had) appendLog(h.steps, msg.view);
+        // Steps after a version this log does not end at: ask for the
+        // whole history instead of leaving a gap.
+        else socket.resync().catch(() => {});
+      }
       if (!S.stats) S.stats = newStats(msg.view.players.length);
       if (S.joinedAtVersion === null) S.joinedAtVersion = msg.version;
       break;
+    }
     case 'update':
       onUpdate(msg);
       break;
@@ -186,6 +205,15 @@ function restoreLog(steps, view) {
     const last = S.history.length ? S.history[S.history.length - 1].version : -1;
     for (const st of steps) if (st.version > last) S.history.push({ ...st, restored: true });
   }
+}
+
+/**
+ * Adds the steps a reconnect missed (the server's `history` after the
+ * version this log ends at) to the log and the tallies.
+ */
+function appendLog(steps, view) {
+  for (const st of steps) logStep(st, view.board);
+  if (S.history) for (const st of steps) S.history.push({ ...st, restored: true });
 }
 
 /** Tallies one step's events and adds their sentences to the log. */

@@ -39,13 +39,19 @@ export class GameSocket {
   /**
    * @param {string} lobbyId
    * @param {string|null} token seat token, or null for a spectator
-   * @param {{onMessage: Function, onStatus: Function}} handlers
+   * @param {{onMessage: Function, onStatus: Function, since?: Function}} handlers
+   *   `since()`: the last game version the page has every step of, or null;
+   *   a reconnect of this socket asks for the steps after it only.
    */
-  constructor(lobbyId, token, { onMessage, onStatus }) {
+  constructor(lobbyId, token, { onMessage, onStatus, since = () => null }) {
     this.lobbyId = lobbyId;
     this.token = token;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
+    this.since = since;
+    /** Whether this socket was welcomed before: only then is the page's log
+     * this viewer's (one socket, one token), and worth resuming. */
+    this.welcomed = false;
     this.pending = new Map();
     this.nextId = 1;
     this.attempt = 0;
@@ -80,6 +86,8 @@ export class GameSocket {
     ws.addEventListener('open', () => {
       const hello = { type: 'hello', protocol: 1 };
       if (this.token) hello.token = this.token;
+      const since = this.welcomed ? this.since() : null;
+      if (Number.isInteger(since)) hello.since = since;
       ws.send(JSON.stringify(hello));
     });
     ws.addEventListener('message', (ev) => {
@@ -91,6 +99,7 @@ export class GameSocket {
       }
       if (msg.type === 'welcome') {
         clearTimeout(waiting);
+        this.welcomed = true;
         this.attempt = 0;
         this.moves = 0;
         this.onStatus({ state: 'open' });

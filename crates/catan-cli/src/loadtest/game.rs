@@ -102,6 +102,10 @@ struct Client {
     epoch: u32,
     welcomed: bool,
     version: Option<u64>,
+    /// The last version this client had, kept over a lost socket: a
+    /// reconnect's `hello` names it (`since`), as the browser does, and
+    /// gets only the history after it.
+    had: Option<u64>,
     legal: Vec<Action>,
     attempts: u32,
     retry_at: Option<Instant>,
@@ -207,6 +211,7 @@ impl Driver {
                 epoch: 0,
                 welcomed: false,
                 version: None,
+                had: None,
                 legal: Vec::new(),
                 attempts: 0,
                 retry_at: None,
@@ -219,6 +224,7 @@ impl Driver {
         for i in 0..self.clients.len() {
             let sink = wsclient::open(
                 &self.clients[i].target,
+                None,
                 shared.sources.pick(),
                 i,
                 0,
@@ -487,6 +493,7 @@ impl Driver {
             }
             ServerMsgKind::Snapshot => {
                 c.version = Some(version);
+                c.had = Some(version);
                 c.legal = msg.legal.unwrap_or_default();
                 self.started = true;
                 self.version = self.version.max(version);
@@ -498,6 +505,7 @@ impl Driver {
             }
             ServerMsgKind::Update => {
                 c.version = Some(version);
+                c.had = Some(version);
                 c.legal = msg.legal.unwrap_or_default();
                 self.version = self.version.max(version);
                 self.arrived(client, version, at);
@@ -583,7 +591,7 @@ impl Driver {
             c.retry_at = None;
             c.epoch += 1;
             c.attempts += 1;
-            let (mut target, epoch) = (c.target.clone(), c.epoch);
+            let (mut target, epoch, since) = (c.target.clone(), c.epoch, c.had);
             // A cluster client asks where the lobby lives now before every
             // attempt, as the browser does (docs/CLUSTER.md), unless the
             // last close told it: its node may have died, and a survivor
@@ -606,7 +614,8 @@ impl Driver {
                     }
                 }
                 let opening = Instant::now();
-                let ev = match wsclient::open(&target, source, i, epoch, tx.clone(), metrics).await
+                let ev = match wsclient::open(&target, since, source, i, epoch, tx.clone(), metrics)
+                    .await
                 {
                     Ok(sink) => {
                         let open = opening.elapsed();

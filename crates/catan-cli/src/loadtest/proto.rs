@@ -30,11 +30,14 @@ pub fn parse(text: &str) -> Result<ServerHead, String> {
     Ok(head)
 }
 
-/// The `hello` message, with a seat token or none (spectator).
-pub fn hello(token: Option<&str>) -> String {
+/// The `hello` message, with a seat token or none (spectator), and on a
+/// reconnect the last version the client has every step up to (`since`),
+/// as the browser sends it: the history then holds only the steps after it.
+pub fn hello(token: Option<&str>, since: Option<u64>) -> String {
     ClientMsg::Hello {
         protocol: PROTOCOL_VERSION,
         token: token.map(Token::from_client),
+        since,
     }
     .to_text()
 }
@@ -91,8 +94,10 @@ mod tests {
         assert_eq!(v["type"], "action");
         assert_eq!(v["version"], 12);
         assert_eq!(v["action"]["type"], "end_turn");
-        assert!(hello(None).contains(&format!("\"protocol\":{PROTOCOL_VERSION}")));
-        assert!(hello(Some("tok")).contains("\"token\":\"tok\""));
+        assert!(hello(None, None).contains(&format!("\"protocol\":{PROTOCOL_VERSION}")));
+        assert!(!hello(None, None).contains("since"));
+        assert!(hello(Some("tok"), None).contains("\"token\":\"tok\""));
+        assert!(hello(Some("tok"), Some(41)).contains("\"since\":41"));
         assert_eq!(resync("r1"), r#"{"type":"resync","id":"r1"}"#);
     }
 }

@@ -89,9 +89,11 @@ pub struct Target {
     pub token: Option<String>,
 }
 
-/// Opens a socket, says hello and starts forwarding its messages to `tx`.
+/// Opens a socket, says hello (on a reconnect with the last version the
+/// client had, `since`) and starts forwarding its messages to `tx`.
 pub async fn open(
     target: &Target,
+    since: Option<u64>,
     source: Option<IpAddr>,
     client: usize,
     epoch: u32,
@@ -117,7 +119,7 @@ pub async fn open(
         .await
         .map_err(|_| format!("no WebSocket within {OPEN_TIMEOUT:?}"))??;
     let (mut sink, stream) = ws.split();
-    sink.send(Message::text(proto::hello(target.token.as_deref())))
+    sink.send(Message::text(proto::hello(target.token.as_deref(), since)))
         .await
         .map_err(|e| format!("sending hello: {e}"))?;
     metrics.socket_opened();

@@ -429,7 +429,7 @@ impl LobbyActor {
         self.conns
             .send(req.conn, &ServerMsg::Lobby { lobby: self.info() });
         if self.run.is_some() {
-            self.send_game_state(req.conn);
+            self.send_game_state(req.conn, req.since);
         }
         self.presence_changed();
         self.update_idle();

@@ -24,10 +24,19 @@ impl History {
         });
     }
 
-    /// The steps as `viewer` may see them: each event redacted the way the
-    /// live update carrying it was.
-    pub fn for_viewer(&self, viewer: Viewer, open_hands: bool) -> Vec<HistoryStep> {
-        self.steps
+    /// The steps after version `since` (all of them for `None`) as `viewer`
+    /// may see them: each event redacted the way the live update carrying
+    /// it was.
+    pub fn for_viewer(
+        &self,
+        viewer: Viewer,
+        open_hands: bool,
+        since: Option<u64>,
+    ) -> Vec<HistoryStep> {
+        // Steps are pushed in version order, so the first one to send is
+        // found by halving, not by walking a long game's log.
+        let first = since.map_or(0, |v| self.steps.partition_point(|s| s.version <= v));
+        self.steps[first..]
             .iter()
             .map(|s| HistoryStep {
                 events: s

@@ -58,6 +58,9 @@ pub(crate) struct ConnectRequest {
     pub conn: ConnId,
     /// Hash of the seat token; `None` for a spectator.
     pub token: Option<TokenHash>,
+    /// The last version the client has every step up to (its `hello`'s
+    /// `since`): its history starts after it.
+    pub since: Option<u64>,
     /// The connection's bounded outbound queue.
     pub tx: mpsc::Sender<Utf8Bytes>,
     /// Tells the connection to close, with a reason.

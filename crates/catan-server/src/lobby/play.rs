@@ -57,7 +57,7 @@ impl LobbyActor {
                 ),
             ),
             ClientMsg::Resync { id } => {
-                self.send_game_state(conn);
+                self.send_game_state(conn, None);
                 let version = self.version();
                 self.conns.reply(conn, &ServerMsg::Accepted { id, version });
             }
@@ -373,9 +373,11 @@ impl LobbyActor {
         Some(u64::try_from(left.as_millis()).unwrap_or(u64::MAX))
     }
 
-    /// Sends one connection the game as it stands (snapshot, and the full
-    /// final state if the game is over).
-    pub(super) fn send_game_state(&mut self, conn: ConnId) {
+    /// Sends one connection the game as it stands: its history (the steps
+    /// after `since` when the client has every step up to that version, as
+    /// a reconnecting client says in its `hello`; else all of them), the
+    /// snapshot, and the full final state if the game is over.
+    pub(super) fn send_game_state(&mut self, conn: ConnId, since: Option<u64>) {
         let Some(viewer) = self.conns.get(conn).map(|c| c.viewer) else {
             return;
         };
@@ -384,11 +386,15 @@ impl LobbyActor {
                 .send(conn, &ServerMsg::Lobby { lobby: self.info() });
             return;
         };
+        // A version past the game's own is not this game's (the client is
+        // confused): it gets everything, and replaces its log.
+        let since = since.filter(|&v| v <= run.version);
         let history = ServerMsg::History {
             version: run.version,
+            since,
             steps: self
                 .history
-                .for_viewer(viewer, run.game.options().open_hands),
+                .for_viewer(viewer, run.game.options().open_hands, since),
         };
         let snapshot = ServerMsg::Snapshot {
             version: run.version,

@@ -141,3 +141,92 @@ async fn a_seat_gets_its_own_secrets_in_its_history_and_nobody_elses() {
     assert_eq!(steps[0].0, 0);
     assert_eq!(&steps[1..], &live[..]);
 }
+
+/// Opens a socket and says hello with `since`, as a reconnecting client.
+async fn reconnect_since(
+    addr: std::net::SocketAddr,
+    lobby: &str,
+    token: Option<&str>,
+    since: u64,
+) -> Client {
+    let mut c = Client::open(addr, lobby).await;
+    let mut hello = json!({ "type": "hello", "protocol": 1, "since": since });
+    if let Some(t) = token {
+        hello["token"] = json!(t);
+    }
+    c.send(hello).await;
+    c
+}
+
+#[tokio::test]
+async fn a_reconnect_that_names_its_last_version_gets_only_the_steps_after_it() {
+    let srv = start(test_config()).await;
+    let (lobby, tokens) = started_people_only(srv.addr, 3).await;
+    let mut seats = Vec::new();
+    for t in &tokens {
+        let mut c = Client::connect(srv.addr, &lobby.id, Some(t)).await;
+        c.until("snapshot").await;
+        seats.push(c);
+    }
+    for _ in 0..40 {
+        let Some(i) = seats.iter().position(|c| !c.legal.is_empty()) else {
+            break;
+        };
+        let Some(a) = simple_choice(&seats[i].legal) else {
+            break;
+        };
+        let id = seats[i].act(a).await;
+        seats[i].reply(&id).await;
+        let v = seats[i].version;
+        for c in seats.iter_mut() {
+            while c.version < v {
+                c.until("update").await;
+            }
+        }
+    }
+    let live: Vec<_> = seats[0]
+        .log
+        .iter()
+        .filter(|m| m["type"] == "update")
+        .map(step)
+        .collect();
+    assert!(live.len() > 10, "only {} steps were played", live.len());
+    let last = seats[0].version;
+    let mid = live[live.len() / 2].0;
+
+    // Seat 0 comes back having every step up to `mid`: it gets the rest,
+    // redacted for seat 0 exactly as its live updates were.
+    let mut back = reconnect_since(srv.addr, &lobby.id, Some(&tokens[0]), mid).await;
+    let history = back.until("history").await;
+    assert_eq!(history["since"], json!(mid));
+    assert_eq!(history["version"], json!(last));
+    let steps: Vec<_> = history["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(step)
+        .collect();
+    let missed: Vec<_> = live.iter().filter(|s| s.0 > mid).cloned().collect();
+    assert!(!missed.is_empty());
+    assert_eq!(
+        steps, missed,
+        "the steps after {mid} differ from the live ones"
+    );
+    assert_eq!(back.until("snapshot").await["version"], json!(last));
+
+    // A spectator with every step already gets none; the snapshot follows.
+    let mut watcher = reconnect_since(srv.addr, &lobby.id, None, last).await;
+    let history = watcher.until("history").await;
+    assert_eq!(history["since"], json!(last));
+    assert_eq!(history["steps"], json!([]));
+    watcher.until("snapshot").await;
+
+    // A version this game has not reached is not trusted: the whole
+    // history, without `since`, which the client takes in place of its log.
+    let mut confused = reconnect_since(srv.addr, &lobby.id, None, last + 5).await;
+    let history = confused.until("history").await;
+    assert!(history.get("since").is_none(), "{history}");
+    let steps = history["steps"].as_array().unwrap();
+    assert_eq!(steps.len() as u64, last + 1);
+    assert_eq!(steps[0]["version"], json!(0));
+}
