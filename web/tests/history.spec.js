@@ -8,15 +8,21 @@ import { createLobby, drive, state, waitState, watchErrors, test } from './helpe
 
 const logLines = (page) => page.locator('#log-list li').allTextContents();
 
+/** Creates a lobby, fills its other three seats with bots and starts; returns its id. */
+async function startWithBots(page, options) {
+  const id = await createLobby(page, options);
+  for (let i = 1; i < 4; i++) {
+    await page.locator('.add-bot').first().click();
+    await expect(page.locator('.seat.bot')).toHaveCount(i);
+  }
+  await page.click('#start');
+  return id;
+}
+
 test('the log has the same lines after a reload, and a late spectator\'s log holds no card type', async ({ browser }) => {
   const ann = await (await browser.newContext()).newPage();
   watchErrors(ann, 'Ann');
-  const id = await createLobby(ann, { name: 'Ann', lobby: 'History test' });
-  for (let i = 1; i < 4; i++) {
-    await ann.locator('.add-bot').first().click();
-    await expect(ann.locator('.seat.bot')).toHaveCount(i);
-  }
-  await ann.click('#start');
+  const id = await startWithBots(ann, { name: 'Ann', lobby: 'History test' });
   // Play to Ann's third turn, after her roll: the game then waits for her.
   const waiting = (s) => !!s.view && s.view.turn >= 9 && s.view.active === s.you.seat && s.view.phase === 'action';
   await drive([ann], async () => waiting(await state(ann)), { endTurn: () => true, timeout: 150_000 });
@@ -49,12 +55,7 @@ test('a reconnect is sent only the steps it missed, and its log is the one a rel
   watchErrors(ann, 'Ann');
   // Bots a little slow, so that their turns are still being played when
   // Ann's socket drops just after she ends hers.
-  const id = await createLobby(ann, { name: 'Ann', lobby: 'Resume test', botDelay: 300 });
-  for (let i = 1; i < 4; i++) {
-    await ann.locator('.add-bot').first().click();
-    await expect(ann.locator('.seat.bot')).toHaveCount(i);
-  }
-  await ann.click('#start');
+  const id = await startWithBots(ann, { name: 'Ann', lobby: 'Resume test', botDelay: 300 });
   const hers = (s) => !!s.view && s.view.turn >= 5 && s.view.active === s.you.seat && s.view.phase === 'action';
   await drive([ann], async () => hers(await state(ann)), { endTurn: () => true, timeout: 150_000 });
   const before = await waitState(ann, hers, 'Ann\'s turn, rolled');

@@ -17,6 +17,16 @@ async fn bot_game(srv: &Server) -> Lobby {
     lobby
 }
 
+/// The steps of a `history` message.
+fn steps_of(history: &Value) -> Vec<(u64, Value, Value, Value)> {
+    history["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(step)
+        .collect()
+}
+
 /// `(version, seat, stand_in, events)` of an update or a history step.
 fn step(v: &Value) -> (u64, Value, Value, Value) {
     (
@@ -25,6 +35,48 @@ fn step(v: &Value) -> (u64, Value, Value, Value) {
         v["stand_in"].clone(),
         v["events"].clone(),
     )
+}
+
+/// A started game of three people, each on its own socket, with up to
+/// `moves` simple moves played (the opening, then a few turns), every seat
+/// hearing each update before the next move.
+async fn played_by_people(srv: &Server, moves: usize) -> (Lobby, Vec<String>, Vec<Client>) {
+    let (lobby, tokens) = started_people_only(srv.addr, 3).await;
+    let mut seats = Vec::new();
+    for t in &tokens {
+        let mut c = Client::connect(srv.addr, &lobby.id, Some(t)).await;
+        c.until("snapshot").await;
+        seats.push(c);
+    }
+    for _ in 0..moves {
+        let Some(i) = seats.iter().position(|c| !c.legal.is_empty()) else {
+            break;
+        };
+        let Some(a) = simple_choice(&seats[i].legal) else {
+            break;
+        };
+        let id = seats[i].act(a).await;
+        seats[i].reply(&id).await;
+        let v = seats[i].version;
+        for c in seats.iter_mut() {
+            while c.version < v {
+                c.until("update").await;
+            }
+        }
+    }
+    (lobby, tokens, seats)
+}
+
+/// The steps of the updates a client heard (more than ten of them).
+fn updates(c: &Client) -> Vec<(u64, Value, Value, Value)> {
+    let live: Vec<_> = c
+        .log
+        .iter()
+        .filter(|m| m["type"] == "update")
+        .map(step)
+        .collect();
+    assert!(live.len() > 10, "only {} steps were played", live.len());
+    live
 }
 
 #[tokio::test]
@@ -65,12 +117,7 @@ async fn a_late_spectator_gets_the_log_an_early_one_saw_and_no_hidden_card() {
     let history = late.until("history").await;
     let snapshot = late.until("snapshot").await;
     assert_eq!(history["version"], snapshot["version"]);
-    let steps: Vec<_> = history["steps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(step)
-        .collect();
+    let steps = steps_of(&history);
     assert_eq!(steps.len() as u64, history["version"].as_u64().unwrap() + 1);
     assert_eq!(
         &steps[..seen.len()],
@@ -94,48 +141,13 @@ async fn a_late_spectator_gets_the_log_an_early_one_saw_and_no_hidden_card() {
 #[tokio::test]
 async fn a_seat_gets_its_own_secrets_in_its_history_and_nobody_elses() {
     let srv = start(test_config()).await;
-    let (lobby, tokens) = started_people_only(srv.addr, 3).await;
-    // Play the opening with simple choices, then a few turns, by every seat.
-    let mut seats = Vec::new();
-    for t in &tokens {
-        let mut c = Client::connect(srv.addr, &lobby.id, Some(t)).await;
-        c.until("snapshot").await;
-        seats.push(c);
-    }
-    for _ in 0..60 {
-        let Some(i) = seats.iter().position(|c| !c.legal.is_empty()) else {
-            break;
-        };
-        let Some(a) = simple_choice(&seats[i].legal) else {
-            break;
-        };
-        let id = seats[i].act(a).await;
-        seats[i].reply(&id).await;
-        // Everyone hears the update before the next move.
-        let v = seats[i].version;
-        for c in seats.iter_mut() {
-            while c.version < v {
-                c.until("update").await;
-            }
-        }
-    }
-    let live: Vec<_> = seats[0]
-        .log
-        .iter()
-        .filter(|m| m["type"] == "update")
-        .map(step)
-        .collect();
-    assert!(live.len() > 10, "only {} steps were played", live.len());
+    let (lobby, tokens, mut seats) = played_by_people(&srv, 60).await;
+    let live = updates(&seats[0]);
     let seat0 = tokens[0].clone();
     seats.remove(0).close().await;
     let mut back = Client::connect(srv.addr, &lobby.id, Some(&seat0)).await;
     let history = back.until("history").await;
-    let steps: Vec<_> = history["steps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(step)
-        .collect();
+    let steps = steps_of(&history);
     // Seat 0 connected after the start, so it heard from version 1 on; its
     // history has the start too, then exactly what seat 0 was sent.
     assert_eq!(steps[0].0, 0);
@@ -161,36 +173,8 @@ async fn reconnect_since(
 #[tokio::test]
 async fn a_reconnect_that_names_its_last_version_gets_only_the_steps_after_it() {
     let srv = start(test_config()).await;
-    let (lobby, tokens) = started_people_only(srv.addr, 3).await;
-    let mut seats = Vec::new();
-    for t in &tokens {
-        let mut c = Client::connect(srv.addr, &lobby.id, Some(t)).await;
-        c.until("snapshot").await;
-        seats.push(c);
-    }
-    for _ in 0..40 {
-        let Some(i) = seats.iter().position(|c| !c.legal.is_empty()) else {
-            break;
-        };
-        let Some(a) = simple_choice(&seats[i].legal) else {
-            break;
-        };
-        let id = seats[i].act(a).await;
-        seats[i].reply(&id).await;
-        let v = seats[i].version;
-        for c in seats.iter_mut() {
-            while c.version < v {
-                c.until("update").await;
-            }
-        }
-    }
-    let live: Vec<_> = seats[0]
-        .log
-        .iter()
-        .filter(|m| m["type"] == "update")
-        .map(step)
-        .collect();
-    assert!(live.len() > 10, "only {} steps were played", live.len());
+    let (lobby, tokens, seats) = played_by_people(&srv, 40).await;
+    let live = updates(&seats[0]);
     let last = seats[0].version;
     let mid = live[live.len() / 2].0;
 
@@ -200,12 +184,7 @@ async fn a_reconnect_that_names_its_last_version_gets_only_the_steps_after_it() 
     let history = back.until("history").await;
     assert_eq!(history["since"], json!(mid));
     assert_eq!(history["version"], json!(last));
-    let steps: Vec<_> = history["steps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(step)
-        .collect();
+    let steps = steps_of(&history);
     let missed: Vec<_> = live.iter().filter(|s| s.0 > mid).cloned().collect();
     assert!(!missed.is_empty());
     assert_eq!(
