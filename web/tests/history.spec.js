@@ -104,3 +104,39 @@ test('a reconnect is sent only the steps it missed, and its log is the one a rel
   await expect(ann.locator('#log-list li')).toHaveCount(lines.length);
   expect(await logLines(ann)).toEqual(lines);
 });
+
+test('a server that does not know since is said hello to again without it, and the log is whole', async ({ browser }) => {
+  const ann = await (await browser.newContext()).newPage();
+  watchErrors(ann, 'Ann');
+  await startWithBots(ann, { name: 'Ann', lobby: 'Old server test' });
+  const hers = (s) => !!s.view && s.view.turn >= 5 && s.view.active === s.you.seat && s.view.phase === 'action';
+  await drive([ann], async () => hers(await state(ann)), { endTurn: () => true, timeout: 150_000 });
+  const before = await waitState(ann, hers, 'Ann\'s turn, rolled');
+  const lines = await logLines(ann);
+
+  // From now on the page's sockets reach a server that refuses `since`
+  // as every server before it did: an unknown field.
+  const hellos = [];
+  await ann.routeWebSocket(/\/api\/lobbies\/[^/]+\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((text) => {
+      const msg = JSON.parse(String(text));
+      if (msg.type === 'hello') hellos.push(msg);
+      if (msg.type === 'hello' && 'since' in msg) {
+        ws.send(JSON.stringify({ type: 'rejected', id: null, code: 'bad_json', message: 'unknown field "since"' }));
+        return;
+      }
+      server.send(text);
+    });
+  });
+  await ann.evaluate(() => window.catan.socket().close());
+  await expect.poll(() => hellos.length).toBe(2);
+  expect(hellos[0].since).toBe(before.version);
+  expect('since' in hellos[1]).toBe(false);
+  await expect.poll(async () => (await ann.evaluate(() => window.catan.state.connection))).toBe('open');
+  await waitState(ann, (s) => s.version === before.version, 'the table again');
+  expect((await state(ann)).error).toBeNull();
+  // The whole history replaced the log: the same lines as before.
+  await expect(ann.locator('#log-list li')).toHaveCount(lines.length);
+  expect(await logLines(ann)).toEqual(lines);
+});

@@ -83,11 +83,16 @@ export class GameSocket {
       // close handler below retries, asking first where the lobby lives.
       if (this.ws === ws) ws.close();
     }, WELCOME_TIMEOUT_MS);
+    // The hello without `since`, kept while one with it awaits its answer.
+    let plainHello = null;
     ws.addEventListener('open', () => {
       const hello = { type: 'hello', protocol: 1 };
       if (this.token) hello.token = this.token;
       const since = this.welcomed ? this.since() : null;
-      if (Number.isInteger(since)) hello.since = since;
+      if (Number.isInteger(since)) {
+        plainHello = JSON.stringify(hello);
+        hello.since = since;
+      }
       ws.send(JSON.stringify(hello));
     });
     ws.addEventListener('message', (ev) => {
@@ -97,6 +102,14 @@ export class GameSocket {
       } catch {
         return;
       }
+      if (plainHello && msg.type === 'rejected' && msg.id == null && msg.code === 'bad_json') {
+        // A server older than `since` refuses the field: say hello without
+        // it (the whole history then comes), and keep the refusal off the page.
+        ws.send(plainHello);
+        plainHello = null;
+        return;
+      }
+      if (msg.type === 'welcome') plainHello = null;
       if (msg.type === 'welcome') {
         clearTimeout(waiting);
         this.welcomed = true;
