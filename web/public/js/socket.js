@@ -109,9 +109,9 @@ export class GameSocket {
         plainHello = null;
         return;
       }
-      if (msg.type === 'welcome') plainHello = null;
       if (msg.type === 'welcome') {
         clearTimeout(waiting);
+        plainHello = null;
         this.welcomed = true;
         this.attempt = 0;
         this.moves = 0;
