@@ -160,7 +160,7 @@ test('a server that never says where the lobby lives does not hold the reconnect
   // from a server whose connections wait unaccepted (at its limit of open
   // files): the request is left hanging.
   let asked = 0;
-  await page.route(`**/api/lobbies/${id}`, () => {
+  await page.route(`**/api/lobbies/${id}/node`, () => {
     asked += 1;
   });
   expect(await sendTooBig(page)).toBe(1009);
@@ -182,7 +182,7 @@ test('a socket to a server that never answers is given up, and the page reconnec
     // The first answer to "where does this lobby live" names the silent
     // server; every later one is the real server's own.
     let named = 0;
-    await page.route(`**/api/lobbies/${id}`, async (route) => {
+    await page.route(`**/api/lobbies/${id}/node`, async (route) => {
       if (named > 0) return route.continue();
       named += 1;
       return route.fulfill({ json: { node_url: silentUrl } });
@@ -197,4 +197,25 @@ test('a socket to a server that never answers is given up, and the page reconnec
     for (const socket of held) socket.destroy();
     silent.close();
   }
+});
+
+test('a server that names the node the page just lost is checked by asking for the whole lobby', async ({ browser }) => {
+  const { page, id } = await watchedLobby(browser, 'Lost node test');
+  // The page's server answers where the lobby lives by itself, from what it
+  // knows; here it names the very server whose socket was just lost (as a
+  // node does for a dead node's lobby before it learns of the death).
+  const asked = [];
+  await page.route(`**/api/lobbies/${id}/node`, (route) => {
+    asked.push('node');
+    return route.fulfill({ json: { node_url: new URL(page.url()).origin } });
+  });
+  await page.route(`**/api/lobbies/${id}`, (route) => {
+    asked.push('lobby');
+    return route.continue();
+  });
+  expect(await sendTooBig(page)).toBe(1009);
+  // So the page asked for the whole lobby, which the server forwards to
+  // the lobby's node (and a single server answers itself), and reconnected.
+  await reconnected(page, 30_000);
+  expect(asked.slice(0, 2)).toEqual(['node', 'lobby']);
 });

@@ -3,6 +3,7 @@
 //! Secrets travel in `Authorization: Bearer <token>` headers, never in URLs,
 //! so request logs cannot contain them.
 
+use crate::cluster::{Cluster, Located};
 use crate::error::Refusal;
 use crate::lobby::LobbyHandle;
 use crate::settings::LobbySettings;
@@ -58,37 +59,46 @@ impl<S: Send + Sync> FromRequestParts<S> for Bearer {
     }
 }
 
+/// Where lobby `id` is served in a cluster (taking it over here when
+/// nobody serves it and it is this node's to take); a store that cannot
+/// tell is refused as unavailable.
+async fn located(cluster: &Cluster, id: Uuid) -> Result<Located, Refusal> {
+    cluster.locate(id).await.map_err(|e| {
+        tracing::warn!(lobby_id = %id, error = %e, "cannot tell where the lobby is");
+        Refusal::new(
+            Code::StorageUnavailable,
+            "cannot tell which server holds this lobby right now; try again",
+        )
+    })
+}
+
+/// The refusal for an id no lobby has.
+fn lobby_not_found() -> Refusal {
+    Refusal::new(Code::LobbyNotFound, "there is no lobby with that id")
+}
+
 /// Parses a lobby id and finds its handle: a live lobby, or an unfinished
 /// game in the store whose lobby was unloaded while idle, resumed now.
 pub async fn lobby(st: &AppState, id: &str) -> Result<LobbyHandle, Refusal> {
-    let not_found = || Refusal::new(Code::LobbyNotFound, "there is no lobby with that id");
-    let id = Uuid::parse_str(id).map_err(|_| not_found())?;
+    let id = Uuid::parse_str(id).map_err(|_| lobby_not_found())?;
     if let Some(handle) = st.registry.get(id) {
         return Ok(handle);
     }
     if let Some(cluster) = &st.cluster {
-        use crate::cluster::Located;
-        return match cluster.locate(id).await {
-            Ok(Located::Here(handle)) => Ok(handle),
-            Ok(Located::Nowhere) => Err(not_found()),
-            Ok(Located::There(_) | Located::Moving) => Err(Refusal::new(
+        return match located(cluster, id).await? {
+            Located::Here(handle) => Ok(handle),
+            Located::There(_) | Located::Moving => Err(Refusal::new(
                 Code::LobbyMoved,
                 "another server serves this lobby; ask GET /api/lobbies/{id} where",
             )),
-            Err(e) => {
-                tracing::warn!(lobby_id = %id, error = %e, "cannot tell where the lobby is");
-                Err(Refusal::new(
-                    Code::StorageUnavailable,
-                    "cannot tell which server holds this lobby right now; try again",
-                ))
-            }
+            Located::Nowhere => Err(lobby_not_found()),
         };
     }
     match &st.store {
         Some(store) => crate::persist::resume_on_demand(&st.registry, store, id)
             .await
-            .ok_or_else(not_found),
-        None => Err(not_found()),
+            .ok_or_else(lobby_not_found),
+        None => Err(lobby_not_found()),
     }
 }
 
@@ -258,6 +268,47 @@ pub async fn get_one(
     Path(id): Path<String>,
 ) -> Result<Json<LobbyInfo>, Refusal> {
     Ok(Json(lobby(&st, &id).await?.info().await?))
+}
+
+/// `GET /api/lobbies/{id}/node` answer.
+#[derive(Serialize, schemars::JsonSchema)]
+pub struct NodeOfLobby {
+    /// In a cluster: the base URL of the node that serves the lobby; open
+    /// its WebSocket there. Absent on a single server.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    node_url: Option<String>,
+}
+
+/// Where a lobby's socket is served, answered by the node asked (never
+/// forwarded): a reconnecting client's lookup. `GET /api/lobbies/{id}`
+/// answers the same `node_url` inside the whole lobby, from the owner, at
+/// the cost of a hop to it for half of a dead node's clients; this answer
+/// costs the owner nothing (docs/CLUSTER.md, "Routing").
+pub async fn node_of(
+    State(st): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<NodeOfLobby>, Refusal> {
+    let Some(cluster) = &st.cluster else {
+        // A single server: the lobby is here if anywhere (an unfinished
+        // game unloaded while idle is resumed, as its socket would).
+        lobby(&st, &id).await?;
+        return Ok(Json(NodeOfLobby { node_url: None }));
+    };
+    let id = Uuid::parse_str(&id).map_err(|_| lobby_not_found())?;
+    let node_url = match located(cluster, id).await? {
+        Located::Here(_) => cluster.url().to_string(),
+        Located::There(url) => url,
+        Located::Nowhere => return Err(lobby_not_found()),
+        Located::Moving => {
+            return Err(Refusal::new(
+                Code::LobbyMoved,
+                "this lobby is moving to another server; try again in a moment",
+            ));
+        }
+    };
+    Ok(Json(NodeOfLobby {
+        node_url: Some(node_url),
+    }))
 }
 
 /// `POST /api/lobbies/{id}/join` body.

@@ -66,6 +66,8 @@ pub fn app(state: AppState) -> Router {
             cluster::route::forward,
         ))
         .route("/nodes", get(api::nodes))
+        // Answered by the node asked, so outside the forwarding layer.
+        .route("/lobbies/{id}/node", get(api::node_of))
         .merge(persist::saved::routes())
         .layer(http_limits::post_limit_layer(&state.post_limiter));
     let limit = state.config.http_timeout();

@@ -10,7 +10,7 @@
 
 use crate::api::{
     AddBotReq, BotAdded, BotKinds, CreateLobby, Created, JoinReq, Joined, LobbyList, LobbyOnly,
-    NodeList, PageConfig,
+    NodeList, NodeOfLobby, PageConfig,
 };
 use crate::error::ErrorBody;
 use crate::persist::steps::Steps;
@@ -229,6 +229,13 @@ pub fn operations(g: &mut SchemaGenerator) -> Vec<Operation> {
             "/api/lobbies/{id}",
             "One lobby, public or private",
             json::<LobbyInfo>(g),
+        )
+        .lobby(),
+        op(
+            "get",
+            "/api/lobbies/{id}/node",
+            "Where the lobby's WebSocket is served, answered by the node asked (a reconnect's lookup)",
+            json::<NodeOfLobby>(g),
         )
         .lobby(),
         op(

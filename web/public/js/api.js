@@ -95,19 +95,49 @@ export function socketUrl(id, nodeUrl = null) {
  */
 const LOOKUP_TIMEOUT_MS = 5000;
 
-/** Where a lobby's socket lives now: the serving node's URL, or null for this server. */
-export async function lobbyNode(id) {
+/**
+ * One answer to where a lobby lives: `{ status, url }` (`status` 0: no
+ * answer; `url` null: no node named, as on a single server).
+ */
+async function askWhere(path) {
   try {
-    const res = await fetch(`/api/lobbies/${encodeURIComponent(id)}`, {
+    const res = await fetch(path, {
       headers: { accept: 'application/json' },
       signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS),
     });
-    if (!res.ok) return null;
+    if (!res.ok) return { status: res.status, url: null };
     const info = await res.json();
-    return typeof info.node_url === 'string' ? info.node_url : null;
+    return { status: res.status, url: typeof info.node_url === 'string' ? info.node_url : null };
   } catch {
-    return null;
+    return { status: 0, url: null };
   }
+}
+
+/** Whether two node URLs (null: this page's server) name the same server. */
+function sameNode(a, b) {
+  try {
+    return new URL(a ?? location.href).origin === new URL(b ?? location.href).origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Where a lobby's socket lives now: the serving node's URL, or null for this
+ * server. `lost` is the node whose socket was just lost (null: this page's
+ * server). This server answers by itself, from what it knows of the cluster;
+ * when it names the node just lost, which it may not yet know is dead, or is
+ * older than that answer (404), the page asks for the whole lobby instead,
+ * which this server forwards to the lobby's node and so finds out whether it
+ * answers (docs/CLUSTER.md).
+ */
+export async function lobbyNode(id, lost = null) {
+  const path = `/api/lobbies/${encodeURIComponent(id)}`;
+  const light = await askWhere(`${path}/node`);
+  if (light.url && !sameNode(light.url, lost)) return light.url;
+  if (light.status === 200 && !light.url) return null;
+  if (light.status !== 200 && light.status !== 404) return null;
+  return (await askWhere(path)).url;
 }
 /** Steps `from..=to` of a finished game: `{ total, steps: [{ step, action, events, view }] }`. */
 export const getSteps = (id, from, to) =>

@@ -148,7 +148,7 @@ export class GameSocket {
 
   /** Asks where the lobby lives now, then connects there. */
   async relocateThenConnect() {
-    this.nodeUrl = await lobbyNode(this.lobbyId);
+    this.nodeUrl = await lobbyNode(this.lobbyId, this.nodeUrl);
     if (!this.stopped && !this.ws) this.connect();
   }
 

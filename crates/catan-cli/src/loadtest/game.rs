@@ -605,7 +605,7 @@ impl Driver {
             tokio::spawn(async move {
                 let started = Instant::now();
                 if relocate {
-                    let found = locate(&shared, target.lobby, start).await;
+                    let found = locate(&shared, target.lobby, start, target.server).await;
                     shared
                         .metrics
                         .reconnect_part(Part::Lookup, started.elapsed());
@@ -661,17 +661,26 @@ impl Driver {
 /// (docs/PERFORMANCE.md).
 const LOCATE_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// Where lobby `id` lives: `GET /api/lobbies/{id}` asked of the servers in
-/// turn from `start`, until one answers with the owner's `node_url` (each
-/// given [`LOCATE_TIMEOUT`]).
-async fn locate(shared: &Shared, id: Uuid, start: usize) -> Option<SocketAddr> {
+/// Where lobby `id` lives, asked of the servers in turn from `start` until
+/// one answers with the owner's `node_url` (each given [`LOCATE_TIMEOUT`]),
+/// as the browser does (docs/CLUSTER.md): first `GET
+/// /api/lobbies/{id}/node`, which the node asked answers by itself; when
+/// that names `lost`, the node this client just lost or could not reach
+/// (which the node asked may not know is dead yet), then `GET
+/// /api/lobbies/{id}`, which that node forwards to the owner, finding out
+/// whether it answers.
+async fn locate(shared: &Shared, id: Uuid, start: usize, lost: SocketAddr) -> Option<SocketAddr> {
     let n = shared.servers.len();
     for k in 0..n {
         let server = shared.servers[(start + k) % n];
-        let source = shared.sources.pick();
-        if let Ok(Some(at)) =
-            tokio::time::timeout(LOCATE_TIMEOUT, ask_where(server, source, id)).await
-        {
+        let ask = async {
+            let at = ask_where(server, shared.sources.pick(), id, false).await?;
+            if at != lost {
+                return Some(at);
+            }
+            ask_where(server, shared.sources.pick(), id, true).await
+        };
+        if let Ok(Some(at)) = tokio::time::timeout(LOCATE_TIMEOUT, ask).await {
             return Some(at);
         }
     }
@@ -679,16 +688,22 @@ async fn locate(shared: &Shared, id: Uuid, start: usize) -> Option<SocketAddr> {
 }
 
 /// One node's answer to where lobby `id` lives (`None`: no answer that
-/// names a node).
-async fn ask_where(server: SocketAddr, source: Option<IpAddr>, id: Uuid) -> Option<SocketAddr> {
+/// names a node); `verify`: ask for the whole lobby, which the node asked
+/// forwards to the owner (see [`locate`]).
+async fn ask_where(
+    server: SocketAddr,
+    source: Option<IpAddr>,
+    id: Uuid,
+    verify: bool,
+) -> Option<SocketAddr> {
     let mut http = HttpConn::connect(server, source).await.ok()?;
+    let path = if verify {
+        format!("/api/lobbies/{id}")
+    } else {
+        format!("/api/lobbies/{id}/node")
+    };
     let r = http
-        .request(
-            hyper::Method::GET,
-            &format!("/api/lobbies/{id}"),
-            None,
-            None,
-        )
+        .request(hyper::Method::GET, &path, None, None)
         .await
         .ok()?;
     if r.status != 200 {
@@ -735,17 +750,22 @@ mod tests {
         addr
     }
 
-    /// A node that says every lobby lives at `owner`.
-    async fn answering_node(owner: SocketAddr) -> SocketAddr {
+    /// A node that says every lobby lives at `owner`, or at `light` when
+    /// asked `GET /api/lobbies/{id}/node`.
+    async fn answering_node(owner: SocketAddr, light: Option<SocketAddr>) -> SocketAddr {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
-        let body = format!(r#"{{"node_url":"http://{owner}"}}"#);
         tokio::spawn(async move {
             while let Ok((mut socket, _)) = listener.accept().await {
-                let body = body.clone();
                 tokio::spawn(async move {
                     let mut request = [0u8; 4096];
-                    let _ = socket.read(&mut request).await;
+                    let n = socket.read(&mut request).await.unwrap_or(0);
+                    let line = String::from_utf8_lossy(&request[..n]);
+                    let named = match light {
+                        Some(l) if line.contains("/node HTTP/1.1") => l,
+                        _ => owner,
+                    };
+                    let body = format!(r#"{{"node_url":"http://{named}"}}"#);
                     let response = format!(
                         "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
                         body.len()
@@ -757,24 +777,45 @@ mod tests {
         addr
     }
 
-    #[tokio::test]
-    async fn a_node_that_never_answers_does_not_hold_a_reconnect_up() {
-        let owner: SocketAddr = "127.0.0.1:9".parse().unwrap();
-        let shared = Shared {
-            servers: vec![silent_node().await, answering_node(owner).await],
+    fn shared(servers: Vec<SocketAddr>) -> Shared {
+        Shared {
+            servers,
             sources: Sources::new(Vec::new()),
             pace: Duration::from_secs(2),
             spectators: 0,
             metrics: Arc::new(Metrics::default()),
             seed: 0,
             setup_slots: Semaphore::new(1),
-        };
+        }
+    }
+
+    #[tokio::test]
+    async fn a_light_answer_that_names_the_node_just_lost_is_checked_with_the_owner() {
+        let owner: SocketAddr = "127.0.0.1:9".parse().unwrap();
+        let lost: SocketAddr = "127.0.0.1:7".parse().unwrap();
+        // The node asked believes the lobby is still on the node the
+        // client lost; the whole lobby, asked next, names the owner.
+        let shared = shared(vec![answering_node(owner, Some(lost)).await]);
+        assert_eq!(locate(&shared, Uuid::nil(), 0, lost).await, Some(owner));
+        // A light answer naming another node is taken as it is.
+        let other: SocketAddr = "127.0.0.1:11".parse().unwrap();
+        let shared = self::shared(vec![answering_node(owner, Some(other)).await]);
+        assert_eq!(locate(&shared, Uuid::nil(), 0, lost).await, Some(other));
+    }
+
+    #[tokio::test]
+    async fn a_node_that_never_answers_does_not_hold_a_reconnect_up() {
+        let owner: SocketAddr = "127.0.0.1:9".parse().unwrap();
+        let shared = shared(vec![silent_node().await, answering_node(owner, None).await]);
         // The silent node is asked first. Other requests wait 30 s for an
         // answer; a reconnect's lookup moves on to the next node after
         // `LOCATE_TIMEOUT`, well within this bound.
-        let found = tokio::time::timeout(Duration::from_secs(20), locate(&shared, Uuid::nil(), 0))
-            .await
-            .expect("the lookup waited on the silent node for 20 s");
+        let found = tokio::time::timeout(
+            Duration::from_secs(20),
+            locate(&shared, Uuid::nil(), 0, shared.servers[0]),
+        )
+        .await
+        .expect("the lookup waited on the silent node for 20 s");
         assert_eq!(found, Some(owner));
     }
 }

@@ -142,6 +142,35 @@ async fn locate(nodes: &[SocketAddr], lobby: &str) -> Option<SocketAddr> {
     None
 }
 
+/// Where a lobby lives, asked as a reconnecting client asks
+/// (docs/CLUSTER.md): the first node that answers says by itself, unless it
+/// names `lost`, the node this client just lost (the node asked may not
+/// know yet that it died); then that node is asked for the whole lobby,
+/// which it forwards to the owner.
+async fn locate_after_losing(
+    nodes: &[SocketAddr],
+    lobby: &str,
+    lost: SocketAddr,
+) -> Option<SocketAddr> {
+    for &n in nodes {
+        let path = format!("/api/lobbies/{lobby}/node");
+        let ask = tokio::spawn(async move { http(n, "GET", &path, None, None).await });
+        let Ok(Ok((st, v))) = tokio::time::timeout(Duration::from_secs(5), ask).await else {
+            continue;
+        };
+        let Some(at) = v["node_url"].as_str().filter(|_| st == 200).map(addr_of) else {
+            continue;
+        };
+        if at != lost {
+            return Some(at);
+        }
+        if let Some(at) = locate(&[n], lobby).await {
+            return Some(at);
+        }
+    }
+    None
+}
+
 /// A player's client that finds its lobby by itself: on a dropped socket
 /// or a 4010 close it asks any node where the lobby lives and reconnects
 /// there, as the browser client and `catan loadtest` do.
@@ -250,7 +279,7 @@ impl Roamer {
     }
 
     async fn relocate(&mut self, nodes: &[SocketAddr]) {
-        if let Some(n) = locate(nodes, &self.lobby).await {
+        if let Some(n) = locate_after_losing(nodes, &self.lobby, self.node).await {
             self.node = n;
         } else {
             tokio::time::sleep(Duration::from_millis(200)).await;
@@ -449,6 +478,35 @@ async fn any_node_serves_every_lobby_and_sockets_are_routed() {
         let (st, v) = http(n, "GET", &format!("/api/lobbies/{lobby}"), None, None).await;
         assert_eq!(st, 200, "{v}");
         assert_eq!(v["node_url"], url_of(addrs[0]), "asked of {n}: {v}");
+        // The light answer, which each node gives by itself, agrees.
+        let (st, v) = http(n, "GET", &format!("/api/lobbies/{lobby}/node"), None, None).await;
+        assert_eq!(st, 200, "{v}");
+        assert_eq!(v, json!({ "node_url": url_of(addrs[0]) }), "asked of {n}");
+        // An id no lobby has: a node that cannot tell it from a game that
+        // nobody serves yet names the node whose turn it is to take it
+        // over, and that node finds no such game.
+        let nil = uuid::Uuid::nil();
+        let (st, v) = http(n, "GET", &format!("/api/lobbies/{nil}/node"), None, None).await;
+        let at = match v["node_url"].as_str() {
+            Some(url) => addr_of(url),
+            None => n,
+        };
+        assert!(
+            st == 404 || (st == 200 && addrs.contains(&at)),
+            "asked of {n}: {v}"
+        );
+        let (st, v) = http(at, "GET", &format!("/api/lobbies/{nil}"), None, None).await;
+        assert_eq!(
+            (st, v["error"]["code"].as_str()),
+            (404, Some("lobby_not_found")),
+            "{v}"
+        );
+        let (st, v) = http(n, "GET", "/api/lobbies/not-a-lobby/node", None, None).await;
+        assert_eq!(
+            (st, v["error"]["code"].as_str()),
+            (404, Some("lobby_not_found")),
+            "{v}"
+        );
     }
     // The node list names all three.
     let (st, v) = http(addrs[2], "GET", "/api/nodes", None, None).await;

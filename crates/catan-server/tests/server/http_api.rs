@@ -46,6 +46,25 @@ async fn lobby_lifecycle_and_errors() {
         (s, v["error"]["code"].as_str()),
         (404, Some("lobby_not_found"))
     );
+    // Where a lobby's socket lives: on a single server, here (no node
+    // named); no lobby, no answer.
+    let (s, v) = http(
+        a,
+        "GET",
+        &format!("/api/lobbies/{}/node", private.id),
+        None,
+        None,
+    )
+    .await;
+    assert_eq!((s, &v), (200, &json!({})));
+    for id in ["not-a-uuid", "00000000-0000-0000-0000-000000000000"] {
+        let (s, v) = http(a, "GET", &format!("/api/lobbies/{id}/node"), None, None).await;
+        assert_eq!(
+            (s, v["error"]["code"].as_str()),
+            (404, Some("lobby_not_found")),
+            "{id}"
+        );
+    }
     let (s, v) = http(
         a,
         "POST",
