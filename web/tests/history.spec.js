@@ -70,7 +70,7 @@ test('a reconnect is sent only the steps it missed, and its log is the one a rel
   let release;
   let asked = 0;
   const held = new Promise((r) => { release = r; });
-  await ann.route(`**/api/lobbies/${id}`, async (route) => { asked += 1; await held; await route.continue(); });
+  await ann.route(`**/api/lobbies/${id}/node`, async (route) => { asked += 1; await held; await route.continue(); });
   const sent = [];
   const got = [];
   ann.on('websocket', (ws) => {
@@ -98,7 +98,7 @@ test('a reconnect is sent only the steps it missed, and its log is the one a rel
   const lines = await logLines(ann);
 
   // A reload builds the log from the whole history: the same lines.
-  await ann.unroute(`**/api/lobbies/${id}`);
+  await ann.unroute(`**/api/lobbies/${id}/node`);
   await ann.reload();
   await waitState(ann, (s) => s.version === back.version, 'the reloaded table');
   await expect(ann.locator('#log-list li')).toHaveCount(lines.length);
