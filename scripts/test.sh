@@ -61,10 +61,11 @@ check_examples() {
 browser_tests() {
   # A fresh embedded SQLite store per run, so no earlier run's games are
   # recovered into this one.
-  local web_data
+  local web_data rc=0
   web_data="$(mktemp -d)"
-  env -u DATABASE_URL CATAN_DATA_DIR="$web_data" bash scripts/web-test.sh
+  env -u DATABASE_URL CATAN_DATA_DIR="$web_data" bash scripts/web-test.sh || rc=$?
   rm -rf "$web_data"
+  return "$rc"
 }
 
 # background NAME TITLE COMMAND...: starts a stage beside the others, its output
@@ -79,8 +80,15 @@ background() {
   echo "== $title (in the background, log target/test-logs/$name.log)"
   (
     t=$SECONDS
-    rc=0
-    "$@" > "target/test-logs/$name.log" 2>&1 || rc=$?
+    # The stage runs in a shell of its own with -e in force: run as the
+    # left side of `||`, a function's failing command other than its last
+    # was ignored, and a failed browser run followed by a cleanup passed.
+    set +e
+    (
+      set -e
+      "$@"
+    ) > "target/test-logs/$name.log" 2>&1
+    rc=$?
     echo "$((SECONDS - t))" > "target/test-logs/$name.secs"
     exit "$rc"
   ) &
@@ -114,6 +122,25 @@ kill_background() {
 }
 trap kill_background EXIT
 
+# The command's own check, first: a background stage whose first command
+# fails must fail the run (it once passed, which hid a failed browser run).
+# Run in a shell of its own, as test.sh runs its stages.
+failing_then_passing() {
+  false
+  true
+}
+background_stages_fail() {
+  if TEST_SH_BACKGROUND_CHECK=1 bash scripts/test.sh > /dev/null 2>&1; then
+    echo "test.sh: a background stage that failed passed" >&2
+    return 1
+  fi
+}
+if [ -n "${TEST_SH_BACKGROUND_CHECK:-}" ]; then
+  background check "a stage that fails" failing_then_passing > /dev/null
+  wait_for check
+  exit 0
+fi
+
 # The browser tests get a copy of the server binary, so that no later
 # build (a developer's, beside a run) can relink it under their server.
 browser_tests_on_a_copy() {
@@ -122,9 +149,12 @@ browser_tests_on_a_copy() {
   CATAN_SERVER_BIN="$PWD/target/browser-server/catan-server" browser_tests
 }
 
+# Both fuzzers run; either failing fails the stage.
 fuzzing() {
-  bash scripts/fuzz.sh 30
-  bash scripts/api-fuzz.sh 30
+  local rc=0
+  bash scripts/fuzz.sh 30 || rc=$?
+  bash scripts/api-fuzz.sh 30 || rc=$?
+  return "$rc"
 }
 
 require scripts/web-test.sh
@@ -135,6 +165,7 @@ require scripts/fuzz.sh
 require scripts/deny.sh
 require scripts/api-fuzz.sh
 
+stage "a failed background stage fails the run" background_stages_fail
 stage "cargo fmt --check" cargo fmt --all -- --check
 stage "cargo deny (licences, bans, sources, advisories)" bash scripts/deny.sh
 # --all-features: the load tester (a feature of catan-cli) is linted, built
