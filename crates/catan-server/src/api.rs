@@ -299,12 +299,7 @@ pub async fn node_of(
         Located::Here(_) => cluster.url().to_string(),
         Located::There(url) => url,
         Located::Nowhere => return Err(lobby_not_found()),
-        Located::Moving => {
-            return Err(Refusal::new(
-                Code::LobbyMoved,
-                "this lobby is moving to another server; try again in a moment",
-            ));
-        }
+        Located::Moving => return Err(crate::cluster::route::moving()),
     };
     Ok(Json(NodeOfLobby {
         node_url: Some(node_url),

@@ -134,10 +134,8 @@ function sameNode(a, b) {
 export async function lobbyNode(id, lost = null) {
   const path = `/api/lobbies/${encodeURIComponent(id)}`;
   const light = await askWhere(`${path}/node`);
-  if (light.url && !sameNode(light.url, lost)) return light.url;
-  if (light.status === 200 && !light.url) return null;
-  if (light.status !== 200 && light.status !== 404) return null;
-  return (await askWhere(path)).url;
+  const ask = light.status === 404 || (light.url !== null && sameNode(light.url, lost));
+  return ask ? (await askWhere(path)).url : light.url;
 }
 /** Steps `from..=to` of a finished game: `{ total, steps: [{ step, action, events, view }] }`. */
 export const getSteps = (id, from, to) =>

@@ -75,12 +75,13 @@ fn lobby_of(path: &str) -> Option<Uuid> {
     Uuid::parse_str(id).ok()
 }
 
-fn moving() -> Response {
+/// The refusal for a lobby that is moving between nodes (or whose lookups
+/// are too many to wait): the client asks again in a moment.
+pub fn moving() -> Refusal {
     Refusal::new(
         Code::LobbyMoved,
         "this lobby is moving to another server; try again in a moment",
     )
-    .into_response()
 }
 
 fn unreachable_owner() -> Response {
@@ -109,10 +110,10 @@ pub async fn forward(State(st): State<AppState>, req: Request, next: Next) -> Re
     }
     match cluster.locate(id).await {
         Ok(Located::Here(_) | Located::Nowhere) => next.run(req).await,
-        Ok(Located::Moving) => moving(),
+        Ok(Located::Moving) => moving().into_response(),
         Ok(Located::There(url)) if req.headers().contains_key(&FORWARDED_BY) => {
             tracing::info!(lobby_id = %id, owner = %url, "forwarded request for a lobby not here");
-            moving()
+            moving().into_response()
         }
         Ok(Located::There(url)) => forward_there(&st, &cluster, id, &url, req, next).await,
         Err(e) => {
