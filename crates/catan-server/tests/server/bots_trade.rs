@@ -147,7 +147,18 @@ async fn heartbeat_closes_dead_sockets_only() {
     let path = format!("/api/lobbies/{}", lobby.id);
     let mut spectators = 2;
     for _ in 0..50 {
-        let (_, info) = http(srv.addr, "GET", &path, None, None).await;
+        // `alive` reads (and so answers pings) while the request waits too:
+        // on a loaded machine an unread client was closed as dead.
+        let (_, info) = {
+            let ask = http(srv.addr, "GET", &path, None, None);
+            tokio::pin!(ask);
+            loop {
+                tokio::select! {
+                    answer = &mut ask => break answer,
+                    _ = alive.collect_for(Duration::from_millis(20)) => {}
+                }
+            }
+        };
         spectators = info["spectators"].as_u64().unwrap();
         if spectators == 1 {
             break;
