@@ -77,10 +77,17 @@ pub struct Config {
     /// stand-in acts for them (with or without a turn timer).
     #[arg(long, env = "CATAN_TURN_GRACE_MS", default_value_t = 30_000)]
     pub turn_grace_ms: u64,
-    /// How long a lobby with nobody connected lives (a running game's lobby
-    /// is unloaded and resumed from its log on the next request).
+    /// How long a lobby with nobody connected lives while no game runs in
+    /// it: a waiting room is closed, a finished game's lobby leaves memory.
     #[arg(long, env = "CATAN_LOBBY_IDLE_MS", default_value_t = 600_000)]
     pub lobby_idle_ms: u64,
+    /// How long a running game with nobody connected stays in memory with a
+    /// durable journal; it is then unloaded and resumed from its log on the
+    /// next request. Apart from `lobby_idle_ms` because the two weigh
+    /// different things: memory held by abandoned games against a waiting
+    /// room's friends still on their way.
+    #[arg(long, env = "CATAN_GAME_UNLOAD_MS", default_value_t = 600_000)]
+    pub game_unload_ms: u64,
     /// Live lobbies one client address may have created.
     #[arg(long, env = "CATAN_MAX_LOBBIES_PER_CLIENT", default_value_t = 5)]
     pub max_lobbies_per_client: usize,
@@ -266,6 +273,10 @@ impl Config {
     /// [`Config::lobby_idle_ms`] as a duration.
     pub fn lobby_idle(&self) -> std::time::Duration {
         std::time::Duration::from_millis(self.lobby_idle_ms)
+    }
+    /// [`Config::game_unload_ms`] as a duration.
+    pub fn game_unload(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.game_unload_ms)
     }
     /// [`Config::turn_grace_ms`] as a duration.
     pub fn turn_grace(&self) -> std::time::Duration {

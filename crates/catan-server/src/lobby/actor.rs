@@ -244,8 +244,19 @@ impl LobbyActor {
             return false;
         }
         match self.idle_since {
-            Some(t) => now.saturating_duration_since(t) >= self.env.config().lobby_idle(),
+            Some(t) => now.saturating_duration_since(t) >= self.idle_limit(),
             None => false,
+        }
+    }
+
+    /// How long the lobby may stay idle: a running game (unloadable only
+    /// with a durable journal, see [`Self::update_idle`]) is unloaded
+    /// after its own time, any other lobby closed after the lobby's.
+    pub(super) fn idle_limit(&self) -> std::time::Duration {
+        let config = self.env.config();
+        match self.status() {
+            LobbyStatus::Playing => config.game_unload(),
+            _ => config.lobby_idle(),
         }
     }
 

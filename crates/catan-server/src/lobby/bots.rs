@@ -118,7 +118,7 @@ impl LobbyActor {
             due = Some(d.max(b));
         }
         if let Some(idle) = self.idle_since {
-            let t = idle + self.env.config().lobby_idle();
+            let t = idle + self.idle_limit();
             due = Some(due.map_or(t, |d| d.min(t)));
         }
         if let Some(t) = self.room_resave {

@@ -746,11 +746,12 @@ async fn a_paused_owner_is_fenced_out_after_a_takeover() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_idle_game_stays_unloaded_until_asked_for() {
     let db = TestDb::new(Backend::Postgres).await;
-    // Lobbies nobody is connected to are unloaded after a second.
+    // Games nobody is connected to are unloaded after a second (waiting
+    // rooms keep the default, so setting the game up cannot race it).
     let mut nodes = Vec::new();
     for (i, name) in ["a", "b"].iter().enumerate() {
         let port = free_port().await;
-        let idle = [("CATAN_LOBBY_IDLE_MS", "1000")];
+        let idle = [("CATAN_GAME_UNLOAD_MS", "1000")];
         nodes
             .push(ServerProcess::start_node_with(&db, i as u32, port, name, LEASE_MS, &idle).await);
     }

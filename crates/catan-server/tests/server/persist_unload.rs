@@ -10,7 +10,10 @@ use uuid::Uuid;
 
 async fn idle_game_is_unloaded_and_resumed_on_demand(backend: Backend) {
     let db = TestDb::new(backend).await;
-    let srv = start_in_process_with(&db, |c| c.lobby_idle_ms = 300).await;
+    // Only running games are unloaded this soon: the waiting room keeps
+    // the lobby idle time, so setting the game up on a loaded machine
+    // cannot see it closed under its feet.
+    let srv = start_in_process_with(&db, |c| c.game_unload_ms = 300).await;
     let (lobby, people) = started_lobby(srv.addr, &["Alice"], 3).await;
     let (seat, token) = people[0].clone();
     let id = Uuid::parse_str(&lobby).unwrap();

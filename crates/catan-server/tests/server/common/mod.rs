@@ -184,10 +184,29 @@ impl Client {
         c
     }
 
+    /// [`Client::connect`] as a spectator that may fail: `None` when the
+    /// socket is refused or closed before its welcome (the lobby is gone).
+    pub async fn try_watch(addr: SocketAddr, lobby: &str) -> Option<Client> {
+        let url = format!("ws://{addr}/api/lobbies/{lobby}/ws");
+        let (ws, _) = connect_async_with_config(url, None, true).await.ok()?;
+        let mut c = Client::over(ws);
+        c.send(json!({ "type": "hello", "protocol": 1 })).await;
+        loop {
+            match c.recv().await? {
+                v if v["type"] == "welcome" => return Some(c),
+                _ => {}
+            }
+        }
+    }
+
     /// Opens a socket without saying anything.
     pub async fn open(addr: SocketAddr, lobby: &str) -> Client {
         let url = format!("ws://{addr}/api/lobbies/{lobby}/ws");
         let (ws, _) = connect_async_with_config(url, None, true).await.unwrap();
+        Client::over(ws)
+    }
+
+    fn over(ws: Ws) -> Client {
         Client {
             ws,
             log: Vec::new(),
