@@ -467,6 +467,9 @@ async fn hold_unread() {
 }
 
 /// The half that writes.
+/// Most messages one flush writes (a bound on what a write deadline covers).
+const WRITE_BATCH: usize = 64;
+
 struct Writer<'a> {
     sink: SplitSink<WebSocket, Message>,
     rx: mpsc::Receiver<Utf8Bytes>,
@@ -499,6 +502,25 @@ impl Writer<'_> {
         )
     }
 
+    /// Writes `first` and what is queued behind it with one flush, so an
+    /// action's reply and its update, or a bot's quick moves, leave in one
+    /// write: one system call, and one wakeup at the other end, instead of
+    /// one per message (on a busy node sending is most of its work; see
+    /// docs/PERFORMANCE.md). All within one write deadline.
+    async fn send_queued(&mut self, first: Utf8Bytes) -> bool {
+        let limit = self.write_limit;
+        let (sink, rx) = (&mut self.sink, &mut self.rx);
+        let write = async {
+            sink.feed(Message::Text(first)).await?;
+            for _ in 1..WRITE_BATCH {
+                let Ok(t) = rx.try_recv() else { break };
+                sink.feed(Message::Text(t)).await?;
+            }
+            sink.flush().await
+        };
+        matches!(tokio::time::timeout(limit, write).await, Ok(Ok(())))
+    }
+
     async fn run(mut self) {
         let mut beat = tokio::time::interval(self.heartbeat);
         beat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -519,7 +541,7 @@ impl Writer<'_> {
                 })),
                 out = self.rx.recv() => match out {
                     Some(t) => {
-                        if !self.send(Message::Text(t)).await {
+                        if !self.send_queued(t).await {
                             break End::Abandon;
                         }
                     }
