@@ -140,3 +140,37 @@ test('a server that does not know since is said hello to again without it, and t
   await expect(ann.locator('#log-list li')).toHaveCount(lines.length);
   expect(await logLines(ann)).toEqual(lines);
 });
+
+test('a server that speaks only protocol 1 is said hello to again in it, and the table plays on', async ({ browser }) => {
+  const ann = await (await browser.newContext()).newPage();
+  watchErrors(ann, 'Ann');
+  await startWithBots(ann, { name: 'Ann', lobby: 'Protocol 1 test' });
+  await waitState(ann, (s) => !!s.view, 'the table');
+
+  // From now on the page's sockets reach a server older than protocol 2
+  // (a cluster node not upgraded yet): it refuses the version and closes.
+  const hellos = [];
+  await ann.routeWebSocket(/\/api\/lobbies\/[^/]+\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((text) => {
+      const msg = JSON.parse(String(text));
+      if (msg.type === 'hello') hellos.push(msg);
+      if (msg.type === 'hello' && msg.protocol !== 1) {
+        ws.send(JSON.stringify({ type: 'rejected', id: null, code: 'unsupported_protocol', message: 'this server speaks protocol 1' }));
+        ws.close({ code: 4003, reason: 'unsupported protocol' });
+        return;
+      }
+      server.send(text);
+    });
+  });
+  await ann.evaluate(() => window.catan.socket().close());
+  await expect.poll(() => hellos.map((h) => h.protocol)).toEqual([2, 1]);
+  await expect.poll(async () => (await ann.evaluate(() => window.catan.state.connection))).toBe('open');
+  // Updates with the board in (version 1) play on as well: two turns more.
+  const from = (await state(ann)).view.turn;
+  await drive([ann], async () => (await state(ann)).view.turn >= from + 2, { endTurn: () => true, timeout: 150_000 });
+  const s = await state(ann);
+  expect(s.error).toBeNull();
+  expect(s.view.board.hexes).toHaveLength(19);
+  await expect(ann.locator('#conn-banner')).toBeHidden();
+});

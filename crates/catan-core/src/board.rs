@@ -93,7 +93,7 @@ pub struct Harbour {
 }
 
 /// The layout: 19 hexes in id order and the harbours.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Board {
     /// Hexes by id.
@@ -162,6 +162,11 @@ const TERRAIN_POOL: [Terrain; 19] = {
 };
 
 impl Board {
+    /// Whether this is no layout at all (a view that left it out).
+    pub fn is_empty(&self) -> bool {
+        self.hexes.is_empty() && self.harbours.is_empty()
+    }
+
     /// The layout for `mode`, drawn from `rng` where the mode shuffles (R10).
     pub fn generate<R: Rng>(mode: BoardMode, rng: &mut R) -> Board {
         match mode {

@@ -21,7 +21,10 @@ pub struct View {
     pub viewer: Viewer,
     /// The game's options.
     pub options: GameOptions,
-    /// The layout.
+    /// The layout. Left out (empty) where the receiver has it already: it
+    /// never changes, so a server's live updates may omit it after the
+    /// snapshot that carried it (see [`View::without_board`]).
+    #[serde(default, skip_serializing_if = "Board::is_empty")]
     pub board: Board,
     /// Where the robber is.
     pub robber: HexId,
@@ -95,6 +98,15 @@ pub struct PlayerView {
     pub pieces_left: [u8; 3],
     /// Best bank rate per resource (public: follows from the board).
     pub bank_rates: [u8; 5],
+}
+
+impl View {
+    /// This view with its board left out, for a receiver that has the board
+    /// already (it is the same all game).
+    pub fn without_board(mut self) -> View {
+        self.board = Board::default();
+        self
+    }
 }
 
 impl Game {

@@ -281,3 +281,27 @@ fn r48_finished_game_reveals_victory_point_cards_to_all() {
             .all(|p| p.resources.is_some() && p.dev_cards.is_some())
     );
 }
+
+/// A view without its board (what a live update may send) says nothing
+/// about the board, and reads back as the same view with the board put in;
+/// a whole view always carries its board.
+#[test]
+fn a_view_without_its_board_is_the_view_less_the_board() {
+    random_steps(3, 4, |game, _, _| {
+        for viewer in viewers(game) {
+            let whole = game.view(viewer);
+            let text = serde_json::to_value(&whole).expect("serializes");
+            assert!(
+                text["board"]["hexes"]
+                    .as_array()
+                    .is_some_and(|h| h.len() == 19)
+            );
+            let lean = serde_json::to_value(whole.clone().without_board()).expect("serializes");
+            assert!(lean.get("board").is_none(), "{lean}");
+            let mut back: View = serde_json::from_value(lean).expect("reads back");
+            assert!(back.board.is_empty());
+            back.board = game.view(viewer).board;
+            assert_eq!(back, whole);
+        }
+    });
+}

@@ -13,10 +13,14 @@ use serde::{Deserialize, Serialize};
 pub enum ClientMsg {
     /// First message on a socket: who is connecting.
     Hello {
-        /// The protocol version the client speaks; the server refuses any
-        /// version but its own (the one this schema allows).
-        // The Rust constant is `crate::PROTOCOL_VERSION`; the schema pins it.
-        #[schemars(extend("const" = crate::PROTOCOL_VERSION))]
+        /// The protocol version the client speaks; the server refuses a
+        /// version it does not speak (outside the range this schema allows).
+        // The Rust constants are `crate::OLDEST_PROTOCOL_VERSION` and
+        // `crate::PROTOCOL_VERSION`; the schema pins the range.
+        #[schemars(extend(
+            "minimum" = crate::OLDEST_PROTOCOL_VERSION,
+            "maximum" = crate::PROTOCOL_VERSION
+        ))]
         protocol: u32,
         /// The seat token from joining; absent to watch as a spectator.
         #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -28,9 +28,21 @@ pub use lobby::{LobbyInfo, LobbyStatus, MAX_TURN_SECONDS, SeatInfo, SeatKind, Tu
 pub use server::{HistoryStep, SeatPresence, ServerMsg, ServerMsgKind};
 pub use token::Token;
 
-/// The protocol version, defined once: a client says it in `hello` and the
-/// server answers it in `welcome`.
-pub const PROTOCOL_VERSION: u32 = 1;
+/// The newest protocol version, defined once: a client says the version it
+/// speaks in `hello` and the server answers with it in `welcome`.
+pub const PROTOCOL_VERSION: u32 = 2;
+
+/// The oldest protocol version a server still speaks, so a page loaded
+/// before an upgrade (or from a newer node of a cluster mid-upgrade) keeps
+/// working. What each version changes: docs/PROTOCOL.md, "Versions".
+pub const OLDEST_PROTOCOL_VERSION: u32 = 1;
+
+/// Whether a live `update` carries the board in its view for a client of
+/// this `protocol` version. From version 2 it does not: the board never
+/// changes, and leaving it out makes an update about a third smaller.
+pub fn updates_carry_board(protocol: u32) -> bool {
+    protocol < 2
+}
 
 /// Largest WebSocket message or frame the server reads.
 pub const MAX_WS_MESSAGE: usize = 16 * 1024;

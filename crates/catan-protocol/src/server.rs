@@ -45,7 +45,7 @@ pub struct SeatPresence {
 pub enum ServerMsg {
     /// The answer to `hello`: who this connection is.
     Welcome {
-        /// The protocol version.
+        /// The protocol version this connection speaks (the client's).
         protocol: u32,
         /// The lobby.
         lobby_id: Uuid,
@@ -95,7 +95,8 @@ pub enum ServerMsg {
         stand_in: bool,
         /// What happened, as this viewer may know it.
         events: Vec<Event>,
-        /// The new view for this viewer.
+        /// The new view for this viewer; from protocol 2 without its board
+        /// (the snapshot's stays true all game).
         view: View,
         /// What this connection's seat may do now.
         legal: Vec<Action>,

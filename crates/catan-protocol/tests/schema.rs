@@ -78,6 +78,13 @@ fn the_client_schema_refuses_what_the_server_refuses() {
     let ok =
         json!({ "type": "action", "id": "a1", "version": 3, "action": { "type": "roll_dice" } });
     assert!(client.is_valid(&ok));
+    // Every version the server speaks, and none other.
+    for v in catan_protocol::OLDEST_PROTOCOL_VERSION..=catan_protocol::PROTOCOL_VERSION {
+        assert!(
+            client.is_valid(&json!({ "type": "hello", "protocol": v })),
+            "{v}"
+        );
+    }
     // The chat limit counts characters, as the server does, not bytes.
     let longest = "é".repeat(catan_protocol::MAX_CHAT_CHARS);
     assert!(client.is_valid(&json!({ "type": "chat", "id": "c1", "text": longest })));
@@ -86,6 +93,7 @@ fn the_client_schema_refuses_what_the_server_refuses() {
     for bad in [
         json!({ "type": "chat", "id": "c1", "text": too_long }),
         json!({ "type": "hello", "protocol": other_version }),
+        json!({ "type": "hello", "protocol": catan_protocol::OLDEST_PROTOCOL_VERSION - 1 }),
         json!({ "type": "dance", "id": "a1" }),
         json!({ "type": "action", "id": "a1", "version": 3, "action": { "type": "roll_dice" }, "x": 1 }),
         json!({ "type": "action", "id": "a1", "version": 3, "action": { "type": "roll_dice", "x": 1 } }),

@@ -26,7 +26,8 @@ use axum::response::{IntoResponse, Response};
 use catan_protocol::CloseReason;
 use catan_protocol::Code;
 use catan_protocol::{
-    ClientMsg, MAX_REQUEST_ID_CHARS, MAX_WS_MESSAGE, PROTOCOL_VERSION, ServerMsg,
+    ClientMsg, MAX_REQUEST_ID_CHARS, MAX_WS_MESSAGE, OLDEST_PROTOCOL_VERSION, PROTOCOL_VERSION,
+    ServerMsg,
 };
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
@@ -243,7 +244,7 @@ async fn serve(
 
     // 1. Hello: nothing is forwarded yet, so answers go straight out.
     let hello_deadline = Instant::now() + HELLO_TIMEOUT;
-    let (token, since) = loop {
+    let (token, since, protocol) = loop {
         let frame = tokio::select! {
             f = socket.recv() => f,
             _ = tokio::time::sleep_until(hello_deadline) => {
@@ -262,11 +263,13 @@ async fn serve(
                 token,
                 since,
             }) => {
-                if protocol != PROTOCOL_VERSION {
+                if !(OLDEST_PROTOCOL_VERSION..=PROTOCOL_VERSION).contains(&protocol) {
                     let msg = rejected(
                         None,
                         Code::UnsupportedProtocol,
-                        format!("this server speaks protocol {PROTOCOL_VERSION}"),
+                        format!(
+                            "this server speaks protocol {OLDEST_PROTOCOL_VERSION} to {PROTOCOL_VERSION}"
+                        ),
                     );
                     send_timed(&mut socket, text(&msg), write_limit).await;
                     send_timed(
@@ -277,7 +280,7 @@ async fn serve(
                     .await;
                     return;
                 }
-                break (token, since);
+                break (token, since, protocol);
             }
             Incoming::Msg(other) => rejected(
                 other.id().map(str::to_string),
@@ -309,6 +312,7 @@ async fn serve(
         conn,
         token: token.as_ref().map(|t| t.hash()),
         since,
+        protocol,
         tx,
         close: close_tx,
     };

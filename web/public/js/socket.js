@@ -1,5 +1,6 @@
-// One lobby's WebSocket (protocol 1, docs/PROTOCOL.md): says hello with the
-// seat token (or none, to watch), hands every server message to the page,
+// One lobby's WebSocket (protocol 2, docs/PROTOCOL.md): says hello with the
+// seat token (or none, to watch), hands every server message to the page
+// (each update's view whole again: protocol 2 leaves the board out),
 // matches replies to requests by id, and reconnects by itself with backoff
 // unless the server closed the socket for a reason retrying cannot fix.
 // Why a socket closed is said by its close code from the catalogue, never
@@ -7,6 +8,13 @@
 
 import { lobbyNode, socketUrl } from './api.js';
 import { has, t } from './i18n.js';
+
+/** The protocol version this page speaks (docs/PROTOCOL.md, "Versions"). */
+const PROTOCOL = 2;
+
+/** The version a server older than this page speaks (a cluster mid-upgrade
+ * may serve the page from a new node and the lobby from an old one). */
+const OLDEST_PROTOCOL = 1;
 
 /** Close code: the lobby moved to another server of the cluster. */
 const MOVED = 4010;
@@ -63,6 +71,13 @@ export class GameSocket {
     /** Moves followed since the last welcome (two servers that disagree
      * for a moment must not bounce the socket between them). */
     this.moves = 0;
+    /** The version said in hello: the newest, until a server refuses it. */
+    this.protocol = PROTOCOL;
+    /** Set when the server refused the version: the socket it then closes
+     * is opened again at once in the older one. */
+    this.redial = false;
+    /** The game's board, from the last snapshot (updates leave it out). */
+    this.board = null;
   }
 
   /** Opens the socket (and keeps it open until {@link close}). */
@@ -86,7 +101,7 @@ export class GameSocket {
     // The hello without `since`, kept while one with it awaits its answer.
     let plainHello = null;
     ws.addEventListener('open', () => {
-      const hello = { type: 'hello', protocol: 1 };
+      const hello = { type: 'hello', protocol: this.protocol };
       if (this.token) hello.token = this.token;
       const since = this.welcomed ? this.since() : null;
       if (Number.isInteger(since)) {
@@ -109,6 +124,17 @@ export class GameSocket {
         plainHello = null;
         return;
       }
+      if (msg.type === 'rejected' && msg.id == null && msg.code === 'unsupported_protocol' && this.protocol > OLDEST_PROTOCOL) {
+        // A server older than this page: say hello in its version on the
+        // socket it opens next, and keep the refusal off the page.
+        this.protocol = OLDEST_PROTOCOL;
+        this.redial = true;
+        return;
+      }
+      // The board comes with the snapshot, the update that starts the game
+      // and the game's end (and every update in version 1).
+      if (msg.view && msg.view.board) this.board = msg.view.board;
+      else if (msg.type === 'update') msg.view.board = this.board;
       if (msg.type === 'welcome') {
         clearTimeout(waiting);
         plainHello = null;
@@ -127,6 +153,11 @@ export class GameSocket {
       for (const p of this.pending.values()) p.reject({ code: 'disconnected', message: t('err.disconnected') });
       this.pending.clear();
       if (this.stopped) return;
+      if (this.redial) {
+        this.redial = false;
+        this.connect();
+        return;
+      }
       if (FINAL_CLOSES.has(ev.code)) {
         this.onStatus({ state: 'final', message: closeText(ev.code), code: ev.code });
         return;

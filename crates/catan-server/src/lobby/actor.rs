@@ -17,7 +17,7 @@ use catan_core::{Game, Phase, Seat, Viewer};
 use catan_protocol::CloseReason;
 use catan_protocol::Code;
 use catan_protocol::{LobbyInfo, LobbyStatus, SeatInfo, SeatKind};
-use catan_protocol::{PROTOCOL_VERSION, SeatPresence, ServerMsg};
+use catan_protocol::{SeatPresence, ServerMsg};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::{Arc, RwLock};
@@ -427,12 +427,12 @@ impl LobbyActor {
             }
         }
         self.conns
-            .insert(req.conn, viewer, req.token, req.tx, req.close);
+            .insert(req.conn, viewer, req.protocol, req.token, req.tx, req.close);
         tracing::info!(conn = req.conn, ?viewer, "connected");
         self.conns.send(
             req.conn,
             &ServerMsg::Welcome {
-                protocol: PROTOCOL_VERSION,
+                protocol: req.protocol,
                 lobby_id: self.id,
                 you: viewer,
             },

@@ -9,7 +9,7 @@ use crate::token::TokenHash;
 use axum::extract::ws::Utf8Bytes;
 use catan_core::{Seat, Viewer};
 use catan_protocol::CloseReason;
-use catan_protocol::ServerMsg;
+use catan_protocol::{ServerMsg, updates_carry_board};
 use std::collections::{BTreeMap, HashMap};
 use tokio::sync::mpsc::error::TrySendError;
 use tokio::sync::{mpsc, oneshot};
@@ -18,6 +18,8 @@ use tokio::sync::{mpsc, oneshot};
 pub(super) struct Conn {
     /// Whose eyes it sees through.
     pub viewer: Viewer,
+    /// Whether its updates carry the board (its protocol version's choice).
+    board_in_updates: bool,
     /// The token hash it authenticated with (seats only).
     pub token: Option<TokenHash>,
     tx: mpsc::Sender<Utf8Bytes>,
@@ -37,6 +39,7 @@ impl Conns {
         &mut self,
         id: ConnId,
         viewer: Viewer,
+        protocol: u32,
         token: Option<TokenHash>,
         tx: mpsc::Sender<Utf8Bytes>,
         close: oneshot::Sender<CloseOrder>,
@@ -45,6 +48,7 @@ impl Conns {
             id,
             Conn {
                 viewer,
+                board_in_updates: updates_carry_board(protocol),
                 token,
                 tx,
                 close: Some(close),
@@ -152,14 +156,19 @@ impl Conns {
         }
     }
 
-    /// Sends every connection its own message, built once per distinct viewer.
-    pub fn broadcast_with(&mut self, mut make: impl FnMut(Viewer) -> ServerMsg) {
-        let mut cache: HashMap<Viewer, Utf8Bytes> = HashMap::new();
-        let targets: Vec<(ConnId, Viewer)> = self.map.iter().map(|(i, c)| (*i, c.viewer)).collect();
-        for (id, viewer) in targets {
+    /// Sends every connection its own message, built once per distinct
+    /// viewer and choice of [`updates_carry_board`]: `make(viewer, board)`.
+    pub fn broadcast_with(&mut self, mut make: impl FnMut(Viewer, bool) -> ServerMsg) {
+        let mut cache: HashMap<(Viewer, bool), Utf8Bytes> = HashMap::new();
+        let targets: Vec<(ConnId, Viewer, bool)> = self
+            .map
+            .iter()
+            .map(|(i, c)| (*i, c.viewer, c.board_in_updates))
+            .collect();
+        for (id, viewer, board) in targets {
             let text = cache
-                .entry(viewer)
-                .or_insert_with(|| Utf8Bytes::from(make(viewer).to_text()))
+                .entry((viewer, board))
+                .or_insert_with(|| Utf8Bytes::from(make(viewer, board).to_text()))
                 .clone();
             self.send_text(id, text);
         }

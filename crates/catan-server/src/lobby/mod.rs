@@ -61,6 +61,8 @@ pub(crate) struct ConnectRequest {
     /// The last version the client has every step up to (its `hello`'s
     /// `since`): its history starts after it.
     pub since: Option<u64>,
+    /// The protocol version the client said hello in (one the server speaks).
+    pub protocol: u32,
     /// The connection's bounded outbound queue.
     pub tx: mpsc::Sender<Utf8Bytes>,
     /// Tells the connection to close, with a reason.

@@ -344,18 +344,25 @@ impl LobbyActor {
         let version = run.version;
         let step_time_left_ms = self.step_time_left_ms();
         self.history.push(version, seat, stand_in, events);
-        self.conns.broadcast_with(|viewer| ServerMsg::Update {
-            version,
-            seat,
-            stand_in,
-            events: events
-                .iter()
-                .map(|e| e.redacted_for(viewer, open))
-                .collect(),
-            view: game.view(viewer),
-            legal: legal_for(game, viewer),
-            step_time_left_ms,
-        });
+        self.conns
+            .broadcast_with(|viewer, board| ServerMsg::Update {
+                version,
+                seat,
+                stand_in,
+                events: events
+                    .iter()
+                    .map(|e| e.redacted_for(viewer, open))
+                    .collect(),
+                // The update that starts the game (version 0) carries the
+                // board whatever the protocol: a client that waited in the
+                // room has had no snapshot to take it from.
+                view: match board || version == 0 {
+                    true => game.view(viewer),
+                    false => game.view(viewer).without_board(),
+                },
+                legal: legal_for(game, viewer),
+                step_time_left_ms,
+            });
         self.publish();
     }
 

@@ -38,6 +38,7 @@ mod persist_stall;
 mod persist_tampered;
 mod persist_unload;
 mod play;
+mod protocol_versions;
 mod public_files;
 mod reconnect;
 mod redaction;

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+use catan_protocol::PROTOCOL_VERSION;
 use catan_server::{AppState, Config, MemoryJournal, serve};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
@@ -173,10 +174,21 @@ pub struct Client {
 }
 
 impl Client {
-    /// Opens a socket and says hello (with a seat token, or as a spectator).
+    /// Opens a socket and says hello (with a seat token, or as a spectator)
+    /// in the newest protocol version.
     pub async fn connect(addr: SocketAddr, lobby: &str, token: Option<&str>) -> Client {
+        Client::connect_speaking(addr, lobby, token, PROTOCOL_VERSION).await
+    }
+
+    /// [`Client::connect`] in protocol version `protocol`.
+    pub async fn connect_speaking(
+        addr: SocketAddr,
+        lobby: &str,
+        token: Option<&str>,
+        protocol: u32,
+    ) -> Client {
         let mut c = Client::open(addr, lobby).await;
-        let mut hello = json!({ "type": "hello", "protocol": 1 });
+        let mut hello = json!({ "type": "hello", "protocol": protocol });
         if let Some(t) = token {
             hello["token"] = json!(t);
         }
@@ -190,7 +202,8 @@ impl Client {
         let url = format!("ws://{addr}/api/lobbies/{lobby}/ws");
         let (ws, _) = connect_async_with_config(url, None, true).await.ok()?;
         let mut c = Client::over(ws);
-        c.send(json!({ "type": "hello", "protocol": 1 })).await;
+        c.send(json!({ "type": "hello", "protocol": PROTOCOL_VERSION }))
+            .await;
         loop {
             match c.recv().await? {
                 v if v["type"] == "welcome" => return Some(c),
@@ -290,7 +303,13 @@ impl Client {
         match v["type"].as_str() {
             Some("snapshot") | Some("update") => {
                 self.version = v["version"].as_u64().unwrap();
+                let board = self.view.get("board").cloned();
                 self.view = v["view"].clone();
+                // From protocol 2 an update leaves the board out: it is
+                // the snapshot's, all game.
+                if let (Some(board), None) = (board, self.view.get("board")) {
+                    self.view["board"] = board;
+                }
                 self.legal = v["legal"].as_array().unwrap().clone();
             }
             Some("game_over") => {
