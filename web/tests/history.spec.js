@@ -19,6 +19,31 @@ async function startWithBots(page, options) {
   return id;
 }
 
+/**
+ * From now on the page's sockets reach a server older than this one:
+ * `refuse(hello)` says how it answers a hello it does not take (`refusal`:
+ * the `rejected` message's code and text; `close`: the close it then
+ * sends, if any), or null to pass the hello on. Returns the hellos said.
+ */
+async function olderServer(page, refuse) {
+  const hellos = [];
+  await page.routeWebSocket(/\/api\/lobbies\/[^/]+\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((text) => {
+      const msg = JSON.parse(String(text));
+      if (msg.type === 'hello') hellos.push(msg);
+      const no = msg.type === 'hello' ? refuse(msg) : null;
+      if (!no) {
+        server.send(text);
+        return;
+      }
+      ws.send(JSON.stringify({ type: 'rejected', id: null, ...no.refusal }));
+      if (no.close) ws.close(no.close);
+    });
+  });
+  return hellos;
+}
+
 test('the log has the same lines after a reload, and a late spectator\'s log holds no card type', async ({ browser }) => {
   const ann = await (await browser.newContext()).newPage();
   watchErrors(ann, 'Ann');
@@ -116,19 +141,9 @@ test('a server that does not know since is said hello to again without it, and t
 
   // From now on the page's sockets reach a server that refuses `since`
   // as every server before it did: an unknown field.
-  const hellos = [];
-  await ann.routeWebSocket(/\/api\/lobbies\/[^/]+\/ws$/, (ws) => {
-    const server = ws.connectToServer();
-    ws.onMessage((text) => {
-      const msg = JSON.parse(String(text));
-      if (msg.type === 'hello') hellos.push(msg);
-      if (msg.type === 'hello' && 'since' in msg) {
-        ws.send(JSON.stringify({ type: 'rejected', id: null, code: 'bad_json', message: 'unknown field "since"' }));
-        return;
-      }
-      server.send(text);
-    });
-  });
+  const hellos = await olderServer(ann, (hello) => ('since' in hello
+    ? { refusal: { code: 'bad_json', message: 'unknown field "since"' } }
+    : null));
   await ann.evaluate(() => window.catan.socket().close());
   await expect.poll(() => hellos.length).toBe(2);
   expect(hellos[0].since).toBe(before.version);
@@ -149,20 +164,12 @@ test('a server that speaks only protocol 1 is said hello to again in it, and the
 
   // From now on the page's sockets reach a server older than protocol 2
   // (a cluster node not upgraded yet): it refuses the version and closes.
-  const hellos = [];
-  await ann.routeWebSocket(/\/api\/lobbies\/[^/]+\/ws$/, (ws) => {
-    const server = ws.connectToServer();
-    ws.onMessage((text) => {
-      const msg = JSON.parse(String(text));
-      if (msg.type === 'hello') hellos.push(msg);
-      if (msg.type === 'hello' && msg.protocol !== 1) {
-        ws.send(JSON.stringify({ type: 'rejected', id: null, code: 'unsupported_protocol', message: 'this server speaks protocol 1' }));
-        ws.close({ code: 4003, reason: 'unsupported protocol' });
-        return;
-      }
-      server.send(text);
-    });
-  });
+  const hellos = await olderServer(ann, (hello) => (hello.protocol !== 1
+    ? {
+      refusal: { code: 'unsupported_protocol', message: 'this server speaks protocol 1' },
+      close: { code: 4003, reason: 'unsupported protocol' },
+    }
+    : null));
   await ann.evaluate(() => window.catan.socket().close());
   await expect.poll(() => hellos.map((h) => h.protocol)).toEqual([2, 1]);
   await expect.poll(async () => (await ann.evaluate(() => window.catan.state.connection))).toBe('open');
