@@ -356,9 +356,10 @@ impl LobbyActor {
                 // The update that starts the game (version 0) carries the
                 // board whatever the protocol: a client that waited in the
                 // room has had no snapshot to take it from.
-                view: match board || version == 0 {
-                    true => game.view(viewer),
-                    false => game.view(viewer).without_board(),
+                view: if board || version == 0 {
+                    game.view(viewer)
+                } else {
+                    game.view(viewer).without_board()
                 },
                 legal: legal_for(game, viewer),
                 step_time_left_ms,
