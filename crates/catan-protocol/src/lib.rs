@@ -34,7 +34,7 @@ pub const PROTOCOL_VERSION: u32 = 2;
 
 /// The oldest protocol version a server still speaks, so a page loaded
 /// before an upgrade (or from a newer node of a cluster mid-upgrade) keeps
-/// working. What each version changes: docs/PROTOCOL.md, "Versions".
+/// working. What each version changes: docs/PROTOCOL.md, "Protocol versions".
 pub const OLDEST_PROTOCOL_VERSION: u32 = 1;
 
 /// Whether a live `update` carries the board in its view for a client of

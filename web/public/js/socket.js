@@ -9,7 +9,7 @@
 import { lobbyNode, socketUrl } from './api.js';
 import { has, t } from './i18n.js';
 
-/** The protocol version this page speaks (docs/PROTOCOL.md, "Versions"). */
+/** The protocol version this page speaks (docs/PROTOCOL.md, "Protocol versions"). */
 const PROTOCOL = 2;
 
 /** The version a server older than this page speaks (a cluster mid-upgrade
