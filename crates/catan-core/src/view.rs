@@ -23,7 +23,7 @@ pub struct View {
     pub options: GameOptions,
     /// The layout. Left out (empty) where the receiver has it already: it
     /// never changes, so a server's live updates may omit it after the
-    /// snapshot that carried it (see [`View::without_board`]).
+    /// snapshot that carried it (see [`Game::view_without_board`]).
     #[serde(default, skip_serializing_if = "Board::is_empty")]
     pub board: Board,
     /// Where the robber is.
@@ -100,20 +100,20 @@ pub struct PlayerView {
     pub bank_rates: [u8; 5],
 }
 
-impl View {
-    /// This view with its board left out, for a receiver that has the board
-    /// already (it is the same all game).
-    pub fn without_board(mut self) -> View {
-        self.board = Board::default();
-        self
-    }
-}
-
 impl Game {
     /// The game as `viewer` may see it. [`Viewer::Omniscient`] shows
     /// everything but the deck order and random state; callers give it only
     /// for finished games (R48).
     pub fn view(&self, viewer: Viewer) -> View {
+        View {
+            board: self.board.clone(),
+            ..self.view_without_board(viewer)
+        }
+    }
+
+    /// [`Game::view`] with the board left out, for a receiver that has it
+    /// already (it is the same all game); the board is not copied at all.
+    pub fn view_without_board(&self, viewer: Viewer) -> View {
         let finished = self.phase == Phase::Finished;
         let players = (0..self.n_players())
             .map(|i| self.player_view(Seat(i as u8), viewer, finished))
@@ -121,7 +121,7 @@ impl Game {
         View {
             viewer,
             options: self.options,
-            board: self.board.clone(),
+            board: Board::default(),
             robber: self.robber,
             phase: self.phase.name(),
             opening_settlement: match self.phase {

@@ -124,7 +124,7 @@ fn examples() -> Vec<(&'static str, Value)> {
         stand_in: false,
         events: events.iter().map(|e| e.redacted_for(me, false)).collect(),
         // As protocol 2 sends it: the board is the snapshot's.
-        view: game.view(me).without_board(),
+        view: game.view_without_board(me),
         legal: game.legal_actions(opener),
         // The lobby above runs a 90 s turn timer: a new step has all of it.
         step_time_left_ms: Some(90_000),

@@ -359,7 +359,7 @@ impl LobbyActor {
                 view: if board || version == 0 {
                     game.view(viewer)
                 } else {
-                    game.view(viewer).without_board()
+                    game.view_without_board(viewer)
                 },
                 legal: legal_for(game, viewer),
                 step_time_left_ms,

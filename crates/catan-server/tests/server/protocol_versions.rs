@@ -9,17 +9,12 @@ use catan_protocol::{OLDEST_PROTOCOL_VERSION, PROTOCOL_VERSION};
 use common::*;
 use serde_json::{Value, json};
 
-/// The next message of type `ty`, raw as the server sent it.
-async fn next_of(c: &mut Client, ty: &str) -> Value {
-    c.until(ty).await
-}
-
 #[tokio::test]
 async fn updates_leave_the_board_out_from_protocol_2() {
     let srv = start(test_config()).await;
     let (lobby, tokens) = started_people_only(srv.addr, 3).await;
     let mut look = Client::connect(srv.addr, &lobby.id, None).await;
-    let active = next_of(&mut look, "snapshot").await["view"]["active"]
+    let active = look.until("snapshot").await["view"]["active"]
         .as_u64()
         .expect("a seat to act") as usize;
     // The seat to act and a spectator in each version.
@@ -32,9 +27,9 @@ async fn updates_leave_the_board_out_from_protocol_2() {
     }
     let mut boards = Vec::new();
     for (protocol, c) in &mut clients {
-        let welcome = next_of(c, "welcome").await;
+        let welcome = c.until("welcome").await;
         assert_eq!(welcome["protocol"], *protocol, "{welcome}");
-        let snapshot = next_of(c, "snapshot").await;
+        let snapshot = c.until("snapshot").await;
         let board = snapshot["view"]["board"].clone();
         assert_eq!(
             board["hexes"].as_array().map(Vec::len),
@@ -53,7 +48,7 @@ async fn updates_leave_the_board_out_from_protocol_2() {
 
     let mut updates = Vec::new();
     for (protocol, c) in clients.iter_mut().skip(1) {
-        let update = next_of(c, "update").await;
+        let update = c.until("update").await;
         let has_board = update["view"].get("board").is_some();
         assert_eq!(has_board, *protocol == 1, "protocol {protocol}: {update}");
         if has_board {
@@ -103,9 +98,9 @@ async fn the_update_that_starts_the_game_carries_the_board() {
     add_bot(srv.addr, &lobby, "normal").await;
     // Waiting in the room, in the newest version: no snapshot yet.
     let mut ann = Client::connect(srv.addr, &lobby.id, Some(&token)).await;
-    next_of(&mut ann, "lobby").await;
+    ann.until("lobby").await;
     start_game(srv.addr, &lobby).await;
-    let first = next_of(&mut ann, "update").await;
+    let first = ann.until("update").await;
     assert_eq!(first["version"], 0, "{first}");
     assert_eq!(
         first["view"]["board"]["hexes"].as_array().map(Vec::len),
