@@ -162,8 +162,9 @@ test('a server that speaks only protocol 1 is said hello to again in it, and the
   await startWithBots(ann, { name: 'Ann', lobby: 'Protocol 1 test' });
   await waitState(ann, (s) => !!s.view, 'the table');
 
-  // From now on the page's sockets reach a server older than protocol 2
-  // (a cluster node not upgraded yet): it refuses the version and closes.
+  // From now on the page's sockets reach a server that speaks protocol 1
+  // only (a cluster node not upgraded yet): it refuses newer versions and
+  // closes, and the page tries the version below each time.
   const hellos = await olderServer(ann, (hello) => (hello.protocol !== 1
     ? {
       refusal: { code: 'unsupported_protocol', message: 'this server speaks protocol 1' },
@@ -171,12 +172,53 @@ test('a server that speaks only protocol 1 is said hello to again in it, and the
     }
     : null));
   await ann.evaluate(() => window.catan.socket().close());
-  await expect.poll(() => hellos.map((h) => h.protocol)).toEqual([2, 1]);
+  await expect.poll(() => hellos.map((h) => h.protocol)).toEqual([3, 2, 1]);
   await expect.poll(async () => (await ann.evaluate(() => window.catan.state.connection))).toBe('open');
   // Updates with the board in (version 1) play on as well: two turns more.
   const from = (await state(ann)).view.turn;
   await drive([ann], async () => (await state(ann)).view.turn >= from + 2, { endTurn: () => true, timeout: 150_000 });
   const s = await state(ann);
+  expect(s.error).toBeNull();
+  expect(s.view.board.hexes).toHaveLength(19);
+  await expect(ann.locator('#conn-banner')).toBeHidden();
+});
+
+test('an update whose changes the page cannot apply is not shown: the page asks for the game again and plays on', async ({ browser }) => {
+  const ann = await (await browser.newContext()).newPage();
+  watchErrors(ann, 'Ann');
+  await startWithBots(ann, { name: 'Ann', lobby: 'Changes test' });
+  await waitState(ann, (s) => !!s.view, 'the table');
+
+  // From now on the first update that carries changes is lost on its way
+  // (it should never happen: a socket delivers in order, and one that
+  // falls behind is closed), so the next one's changes are from a version
+  // the page does not have. One that leaves Ann nothing to do, so that a
+  // bot's move comes next.
+  const asked = [];
+  let lost = null;
+  await ann.routeWebSocket(/\/api\/lobbies\/[^/]+\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((text) => {
+      asked.push(JSON.parse(String(text)).type);
+      server.send(text);
+    });
+    server.onMessage((text) => {
+      const msg = JSON.parse(String(text));
+      if (lost === null && msg.type === 'update' && msg.changes && msg.legal.length === 0) {
+        lost = msg.version;
+        return;
+      }
+      ws.send(text);
+    });
+  });
+  await ann.evaluate(() => window.catan.socket().close());
+  await expect.poll(async () => (await ann.evaluate(() => window.catan.state.connection))).toBe('open');
+  const from = (await state(ann)).view.turn;
+  await drive([ann], async () => (await state(ann)).view.turn >= from + 2, { endTurn: () => true, timeout: 150_000 });
+  expect(lost).not.toBeNull();
+  expect(asked).toContain('resync');
+  const s = await state(ann);
+  expect(s.version).toBeGreaterThan(lost);
   expect(s.error).toBeNull();
   expect(s.view.board.hexes).toHaveLength(19);
   await expect(ann.locator('#conn-banner')).toBeHidden();

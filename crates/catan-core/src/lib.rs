@@ -28,6 +28,7 @@ pub mod state;
 #[cfg(feature = "test-support")]
 mod test_support;
 pub mod view;
+pub mod view_changes;
 
 pub use action::{Action, EdgeList, ResourceList, SeatSet};
 pub use board::{Board, Harbour, HarbourKind, HexTile, Terrain};
@@ -42,3 +43,4 @@ pub use resource::{DevCard, DevCards, Resource, ResourceSet};
 pub use scenario::{CheckOutput, Scenario, run_scenario};
 pub use state::{Game, Phase, PhaseName, Player};
 pub use view::{PlayerView, View};
+pub use view_changes::{PlayerChanges, ViewChanges};

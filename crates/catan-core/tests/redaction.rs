@@ -305,3 +305,96 @@ fn a_view_without_its_board_is_the_view_less_the_board() {
         }
     });
 }
+
+/// The changes from one step's view to the next (what a protocol 3 update
+/// carries) rebuild the next view exactly, both in Rust ([`View::apply`])
+/// and applied to the JSON the way the page does (each named field
+/// replaced; each named player's named fields replaced). They survive the
+/// wire (a field changed to none stays apart from one unchanged), name only
+/// what changed, and say nothing the new view does not say (R46-R47).
+#[test]
+fn r46_r47_changes_from_one_view_to_the_next_rebuild_it_and_say_nothing_more() {
+    let mut last: Vec<(Viewer, View)> = Vec::new();
+    let mut partial_players = 0;
+    let mut to_none = 0;
+    random_steps(12, 400, |game, _, _| {
+        for viewer in viewers(game) {
+            let new = game.view_without_board(viewer);
+            let Some((_, old)) = last.iter_mut().find(|(v, _)| *v == viewer) else {
+                last.push((viewer, new));
+                continue;
+            };
+            // One step of a game to the next, or the last step of one game
+            // to the first of the next (changes still rebuild it, unless
+            // the games' options differ).
+            let Some(changes) = new.changes_since(old) else {
+                assert_ne!(old.options, new.options);
+                *old = new;
+                continue;
+            };
+            let mut rebuilt = old.clone();
+            rebuilt.apply(&changes);
+            assert_eq!(rebuilt, new);
+
+            let wire = serde_json::to_value(&changes).expect("serializes");
+            let back: catan_core::ViewChanges =
+                serde_json::from_value(wire.clone()).expect("reads back");
+            assert_eq!(back, changes, "{wire}");
+
+            let old_json = serde_json::to_value(&*old).expect("serializes");
+            let new_json = serde_json::to_value(&new).expect("serializes");
+            let mut page = old_json.clone();
+            for (key, value) in wire.as_object().expect("an object") {
+                if key == "players" {
+                    for (seat, fields) in value.as_object().expect("players by seat") {
+                        let i: usize = seat.parse().expect("a seat number");
+                        for (field, v) in fields.as_object().expect("fields") {
+                            assert_ne!(&old_json["players"][i][field], v, "{field} unchanged");
+                            assert_eq!(&new_json["players"][i][field], v);
+                            page["players"][i][field] = v.clone();
+                        }
+                    }
+                } else {
+                    assert_ne!(&old_json[key], value, "{key} unchanged");
+                    assert_eq!(&new_json[key], value, "{key} not the new view's");
+                    to_none += usize::from(value.is_null());
+                    page[key] = value.clone();
+                }
+            }
+            assert_eq!(page, new_json);
+            if changes.players.len() < new.players.len() {
+                partial_players += 1;
+            }
+            *old = new;
+        }
+    });
+    assert!(partial_players > 0, "some steps leave a player unchanged");
+    assert!(
+        to_none > 0,
+        "some field went back to none (the dice, an opening)"
+    );
+}
+
+/// Changes are only made between views of one game for one viewer: for
+/// another viewer, other options or another number of players only a whole
+/// view will do.
+#[test]
+fn changes_are_made_only_between_views_of_one_game_for_one_viewer() {
+    let (game, _) = Game::new(GameOptions::default(), 7).expect("valid");
+    let mine = game.view_without_board(Viewer::Seat(Seat(0)));
+    let theirs = game.view_without_board(Viewer::Seat(Seat(1)));
+    assert!(theirs.changes_since(&mine).is_none());
+    let same = mine.changes_since(&mine).expect("one viewer");
+    assert!(same.is_empty(), "{same:?}");
+    let mut fewer = mine.clone();
+    fewer.players.pop();
+    assert!(mine.changes_since(&fewer).is_none());
+    let mut other_options = mine.clone();
+    other_options.options.vp_target += 1;
+    assert!(mine.changes_since(&other_options).is_none());
+    assert!(
+        game.view(Viewer::Seat(Seat(0)))
+            .changes_since(&mine)
+            .is_none()
+    );
+}

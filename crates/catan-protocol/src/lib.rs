@@ -30,18 +30,36 @@ pub use token::Token;
 
 /// The newest protocol version, defined once: a client says the version it
 /// speaks in `hello` and the server answers with it in `welcome`.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;
 
 /// The oldest protocol version a server still speaks, so a page loaded
 /// before an upgrade (or from a newer node of a cluster mid-upgrade) keeps
 /// working. What each version changes: docs/PROTOCOL.md, "Protocol versions".
 pub const OLDEST_PROTOCOL_VERSION: u32 = 1;
 
-/// Whether a live `update` carries the board in its view for a client of
-/// this `protocol` version. From version 2 it does not: the board never
-/// changes, and leaving it out makes an update about a third smaller.
-pub fn updates_carry_board(protocol: u32) -> bool {
-    protocol < 2
+/// How a live `update` gives its view to a client, by protocol version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UpdateView {
+    /// Version 1: the whole view, board and all.
+    Whole,
+    /// Version 2: the whole view but its board, which never changes (an
+    /// update about a third smaller).
+    WithoutBoard,
+    /// Version 3: only what changed since the update before
+    /// ([`catan_core::ViewChanges`]), where the client has that one; the
+    /// view without its board otherwise.
+    Changes,
+}
+
+impl UpdateView {
+    /// The form a client of this `protocol` version is sent.
+    pub fn for_protocol(protocol: u32) -> Self {
+        match protocol {
+            0 | 1 => Self::Whole,
+            2 => Self::WithoutBoard,
+            _ => Self::Changes,
+        }
+    }
 }
 
 /// Largest WebSocket message or frame the server reads.

@@ -2,7 +2,7 @@
 
 use crate::{Code, LobbyInfo};
 use catan_core::record::SeedReveal;
-use catan_core::{Action, Event, Seat, View, Viewer};
+use catan_core::{Action, Event, Seat, View, ViewChanges, Viewer};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
@@ -96,8 +96,14 @@ pub enum ServerMsg {
         /// What happened, as this viewer may know it.
         events: Vec<Event>,
         /// The new view for this viewer; from protocol 2 without its board
-        /// (the snapshot's stays true all game).
-        view: View,
+        /// (the snapshot's stays true all game). In protocol 3 only where
+        /// `changes` is absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        view: Option<View>,
+        /// Protocol 3: what changed in this viewer's view since the update
+        /// (or snapshot) of the version before, in place of `view`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        changes: Option<ViewChanges>,
         /// What this connection's seat may do now.
         legal: Vec<Action>,
         /// With the turn timer on and the game going: milliseconds left

@@ -117,18 +117,31 @@ fn examples() -> Vec<(&'static str, Value)> {
     let opener = game.active();
     let me = Viewer::Seat(opener);
     let settle = game.legal_actions(opener)[10];
+    let before = game.view_without_board(me);
     let events = game.apply(opener, settle).unwrap();
-    let update = ServerMsg::Update {
+    let update = |view, changes| ServerMsg::Update {
         version: 1,
         seat: Some(opener),
         stand_in: false,
         events: events.iter().map(|e| e.redacted_for(me, false)).collect(),
-        // As protocol 2 sends it: the board is the snapshot's.
-        view: game.view_without_board(me),
+        view,
+        changes,
         legal: game.legal_actions(opener),
         // The lobby above runs a 90 s turn timer: a new step has all of it.
         step_time_left_ms: Some(90_000),
     };
+    // As protocol 3 sends it: what changed since version 0.
+    let update_changes = update(None, game.view_without_board(me).changes_since(&before));
+    assert!(matches!(
+        &update_changes,
+        ServerMsg::Update {
+            changes: Some(_),
+            ..
+        }
+    ));
+    // As protocol 2 sends it: the whole view, the board left out (the
+    // snapshot's).
+    let update_whole = update(Some(game.view_without_board(me)), None);
     // A spectator's history of the same game: its steps redacted for it.
     let history = ServerMsg::History {
         version: 1,
@@ -233,7 +246,8 @@ fn examples() -> Vec<(&'static str, Value)> {
         ),
         ("server_history", server(history)),
         ("server_snapshot", server(snapshot)),
-        ("server_update", server(update)),
+        ("server_update", server(update_changes)),
+        ("server_update_whole", server(update_whole)),
         (
             "server_accepted",
             server(ServerMsg::Accepted {

@@ -1,6 +1,6 @@
-// One lobby's WebSocket (protocol 2, docs/PROTOCOL.md): says hello with the
+// One lobby's WebSocket (protocol 3, docs/PROTOCOL.md): says hello with the
 // seat token (or none, to watch), hands every server message to the page
-// (each update's view whole again: protocol 2 leaves the board out),
+// (each update's view whole again: protocol 3 sends only what changed),
 // matches replies to requests by id, and reconnects by itself with backoff
 // unless the server closed the socket for a reason retrying cannot fix.
 // Why a socket closed is said by its close code from the catalogue, never
@@ -10,10 +10,11 @@ import { lobbyNode, socketUrl } from './api.js';
 import { has, t } from './i18n.js';
 
 /** The protocol version this page speaks (docs/PROTOCOL.md, "Protocol versions"). */
-const PROTOCOL = 2;
+const PROTOCOL = 3;
 
-/** The version a server older than this page speaks (a cluster mid-upgrade
- * may serve the page from a new node and the lobby from an old one). */
+/** The oldest version a server older than this page may speak (a cluster
+ * mid-upgrade may serve the page from a new node and the lobby from an old
+ * one): refused, the page tries the version below, down to this one. */
 const OLDEST_PROTOCOL = 1;
 
 /** Close code: the lobby moved to another server of the cluster. */
@@ -40,6 +41,23 @@ const FINAL_CLOSES = new Set([4001, 4002, 4003, 4004]);
  */
 export function closeText(code) {
   return has(`close.${code}`) ? t(`close.${code}`) : t('conn.lostReason');
+}
+
+/**
+ * The view that `changes` (a protocol 3 update) make of `view`: each field
+ * they name replaced, and each named field of each player they name. The
+ * parts they leave alone are shared with `view`, never changed in it.
+ */
+export function applyChanges(view, changes) {
+  const next = { ...view };
+  for (const [key, value] of Object.entries(changes)) {
+    if (key !== 'players') next[key] = value;
+  }
+  const players = changes.players;
+  if (players) {
+    next.players = view.players.map((p) => (players[p.seat] ? { ...p, ...players[p.seat] } : p));
+  }
+  return next;
 }
 
 /** A reconnecting game socket. */
@@ -78,6 +96,39 @@ export class GameSocket {
     this.redial = false;
     /** The game's board, from the last snapshot (updates leave it out). */
     this.board = null;
+    /** The last whole view and its version: protocol 3 updates carry only
+     * what changed since. A copy, so nothing the page does to the views it
+     * is handed can change what the next update is applied to. */
+    this.view = null;
+    this.version = null;
+  }
+
+  /**
+   * Makes the view of a snapshot, update or game end whole for the page: an
+   * update's changes applied to the view before (protocol 3), the board put
+   * back (updates leave it out from protocol 2; the snapshot, the update
+   * that starts the game and the game's end carry it). False for changes
+   * made from a version this socket does not have (updates come in order,
+   * so it should not happen): the update is not handed on, and a snapshot
+   * is asked for instead.
+   */
+  makeWhole(msg) {
+    if (msg.type === 'update' && msg.changes) {
+      if (!this.view || this.version !== msg.version - 1) {
+        this.resync().catch(() => {});
+        return false;
+      }
+      msg.view = applyChanges(this.view, msg.changes);
+      delete msg.changes;
+    }
+    if (!msg.view) return true;
+    if (msg.view.board) this.board = msg.view.board;
+    else msg.view.board = this.board;
+    if (msg.type !== 'game_over') {
+      this.view = structuredClone(msg.view);
+      this.version = msg.version;
+    }
+    return true;
   }
 
   /** Opens the socket (and keeps it open until {@link close}). */
@@ -125,16 +176,13 @@ export class GameSocket {
         return;
       }
       if (msg.type === 'rejected' && msg.id == null && msg.code === 'unsupported_protocol' && this.protocol > OLDEST_PROTOCOL) {
-        // A server older than this page: say hello in its version on the
-        // socket it opens next, and keep the refusal off the page.
-        this.protocol = OLDEST_PROTOCOL;
+        // A server older than this page: say hello in the version below on
+        // the socket it opens next, and keep the refusal off the page.
+        this.protocol -= 1;
         this.redial = true;
         return;
       }
-      // The board comes with the snapshot, the update that starts the game
-      // and the game's end (and every update in version 1).
-      if (msg.view && msg.view.board) this.board = msg.view.board;
-      else if (msg.type === 'update') msg.view.board = this.board;
+      if (!this.makeWhole(msg)) return;
       if (msg.type === 'welcome') {
         clearTimeout(waiting);
         plainHello = null;

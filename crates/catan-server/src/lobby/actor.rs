@@ -7,6 +7,7 @@
 
 use super::conns::Conns;
 use super::env::LobbyEnv;
+use super::update_views::SentViews;
 use super::{Command, ConnectRequest, LOBBY_QUEUE, LobbyHandle};
 use crate::error::Refusal;
 use crate::settings::LobbySettings;
@@ -56,6 +57,8 @@ pub(super) struct Running {
     pub step_started: Instant,
     /// The seed and salt: committed to at the start, revealed at the end.
     pub fairness: SeedReveal,
+    /// The views the last update was made from.
+    pub sent_views: SentViews,
 }
 
 /// The task that owns one lobby.

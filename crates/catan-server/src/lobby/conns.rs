@@ -9,7 +9,7 @@ use crate::token::TokenHash;
 use axum::extract::ws::Utf8Bytes;
 use catan_core::{Seat, Viewer};
 use catan_protocol::CloseReason;
-use catan_protocol::{ServerMsg, updates_carry_board};
+use catan_protocol::{ServerMsg, UpdateView};
 use std::collections::{BTreeMap, HashMap};
 use tokio::sync::mpsc::error::TrySendError;
 use tokio::sync::{mpsc, oneshot};
@@ -18,8 +18,8 @@ use tokio::sync::{mpsc, oneshot};
 pub(super) struct Conn {
     /// Whose eyes it sees through.
     pub viewer: Viewer,
-    /// Whether its updates carry the board (its protocol version's choice).
-    board_in_updates: bool,
+    /// How its updates give the view (its protocol version's choice).
+    update_view: UpdateView,
     /// The token hash it authenticated with (seats only).
     pub token: Option<TokenHash>,
     tx: mpsc::Sender<Utf8Bytes>,
@@ -48,7 +48,7 @@ impl Conns {
             id,
             Conn {
                 viewer,
-                board_in_updates: updates_carry_board(protocol),
+                update_view: UpdateView::for_protocol(protocol),
                 token,
                 tx,
                 close: Some(close),
@@ -157,18 +157,18 @@ impl Conns {
     }
 
     /// Sends every connection its own message, built once per distinct
-    /// viewer and choice of [`updates_carry_board`]: `make(viewer, board)`.
-    pub fn broadcast_with(&mut self, mut make: impl FnMut(Viewer, bool) -> ServerMsg) {
-        let mut cache: HashMap<(Viewer, bool), Utf8Bytes> = HashMap::new();
-        let targets: Vec<(ConnId, Viewer, bool)> = self
+    /// viewer and [`UpdateView`]: `make(viewer, form)`.
+    pub fn broadcast_with(&mut self, mut make: impl FnMut(Viewer, UpdateView) -> ServerMsg) {
+        let mut cache: HashMap<(Viewer, UpdateView), Utf8Bytes> = HashMap::new();
+        let targets: Vec<(ConnId, Viewer, UpdateView)> = self
             .map
             .iter()
-            .map(|(i, c)| (*i, c.viewer, c.board_in_updates))
+            .map(|(i, c)| (*i, c.viewer, c.update_view))
             .collect();
-        for (id, viewer, board) in targets {
+        for (id, viewer, form) in targets {
             let text = cache
-                .entry((viewer, board))
-                .or_insert_with(|| Utf8Bytes::from(make(viewer, board).to_text()))
+                .entry((viewer, form))
+                .or_insert_with(|| Utf8Bytes::from(make(viewer, form).to_text()))
                 .clone();
             self.send_text(id, text);
         }

@@ -278,6 +278,7 @@ impl LobbyActor {
             version: 0,
             step_started: Instant::now(),
             fairness,
+            sent_views: Default::default(),
         });
         tracing::info!("game started");
         // The game row is what a takeover reads from now on.

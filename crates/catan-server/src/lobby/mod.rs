@@ -18,6 +18,7 @@ mod settle;
 pub(crate) mod stored;
 mod test_offer;
 mod think;
+mod update_views;
 
 use crate::error::Refusal;
 use crate::token::TokenHash;

@@ -5,6 +5,7 @@ use super::ConnId;
 use super::actor::{LobbyActor, Slot};
 use super::manage::storage_unavailable;
 use super::settle::InDoubt;
+use super::update_views::UpdateViews;
 use crate::error::Refusal;
 use crate::frames::rejected;
 use crate::metrics::{ActorLabels, metrics};
@@ -312,7 +313,9 @@ impl LobbyActor {
     }
 
     async fn finish(&mut self) {
-        let Some(run) = &self.run else { return };
+        let Some(run) = &mut self.run else { return };
+        // No update follows the end: the views kept for one go.
+        run.sent_views = Default::default();
         let result = GameResult::from_game(&run.game);
         tracing::info!(winner = ?result.winner, version = run.version, "game over");
         let journal = self.env.journal();
@@ -344,8 +347,10 @@ impl LobbyActor {
         let version = run.version;
         let step_time_left_ms = self.step_time_left_ms();
         self.history.push(version, seat, stand_in, events);
-        self.conns
-            .broadcast_with(|viewer, board| ServerMsg::Update {
+        let mut views = UpdateViews::new(game, version, &run.sent_views);
+        self.conns.broadcast_with(|viewer, form| {
+            let (view, changes) = views.for_client(viewer, form);
+            ServerMsg::Update {
                 version,
                 seat,
                 stand_in,
@@ -353,17 +358,16 @@ impl LobbyActor {
                     .iter()
                     .map(|e| e.redacted_for(viewer, open))
                     .collect(),
-                // The update that starts the game (version 0) carries the
-                // board whatever the protocol: a client that waited in the
-                // room has had no snapshot to take it from.
-                view: if board || version == 0 {
-                    game.view(viewer)
-                } else {
-                    game.view_without_board(viewer)
-                },
+                view,
+                changes,
                 legal: legal_for(game, viewer),
                 step_time_left_ms,
-            });
+            }
+        });
+        let sent = views.into_sent();
+        if let Some(run) = &mut self.run {
+            run.sent_views = sent;
+        }
         self.publish();
     }
 
@@ -417,10 +421,19 @@ impl LobbyActor {
             view: run.game.view(Viewer::Omniscient),
             seed: Some(run.fairness.clone()),
         });
+        let finished = over.is_some();
         self.conns.send(conn, &history);
         self.conns.send(conn, &snapshot);
         if let Some(over) = over {
             self.conns.send(conn, &over);
+        }
+        // The next update can then send this connection only what changed
+        // since its snapshot, even if no other connection of its viewer
+        // was there for the last update.
+        if let Some(run) = &mut self.run
+            && !finished
+        {
+            run.sent_views.remember(run.version, viewer, &run.game);
         }
     }
 }

@@ -75,6 +75,7 @@ impl LobbyActor {
             version: stored.record.actions.len() as u64,
             step_started: Instant::now(),
             fairness,
+            sent_views: Default::default(),
         });
         actor.history = history;
         actor.update_idle();

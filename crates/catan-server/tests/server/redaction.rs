@@ -52,6 +52,27 @@ fn audit(msg: &Value, viewer: Option<u64>, tokens: &[String], seed: u64) {
         );
     }
     walk(msg, viewer, final_reveal, false);
+    // A protocol 3 update names a player's changed fields under the seat
+    // number, without the player's `seat` field `walk` reads.
+    if let Some(players) = msg.pointer("/changes/players").and_then(Value::as_object) {
+        let finished = msg["changes"]["phase"] == "finished";
+        for (seat, fields) in players {
+            let seat: u64 = seat.parse().expect("players keyed by seat");
+            if Some(seat) == viewer {
+                continue;
+            }
+            let mut hidden = vec!["resources", "dev_cards", "dev_cards_new"];
+            if !finished {
+                hidden.extend(["victory_points", "revealed_vp_cards"]);
+            }
+            for k in hidden {
+                assert!(
+                    fields.get(k).is_none_or(Value::is_null),
+                    "{k} of seat {seat} shown to {viewer:?}"
+                );
+            }
+        }
+    }
 }
 
 /// `finished`: inside a view of a finished game, where points are public (R45).
@@ -66,8 +87,9 @@ fn walk(v: &Value, viewer: Option<u64>, final_reveal: bool, finished: bool) {
                 final_reveal || !m.contains_key("seed"),
                 "seed sent to {viewer:?}"
             );
-            // A player in a view.
-            if m.contains_key("resource_count") && !final_reveal {
+            // A player in a view (a player's changes, keyed by seat, are
+            // audited in `audit`).
+            if m.contains_key("resource_count") && m.contains_key("seat") && !final_reveal {
                 let seat = m["seat"].as_u64().unwrap();
                 if Some(seat) != viewer {
                     for k in ["resources", "dev_cards", "dev_cards_new"] {
@@ -153,11 +175,19 @@ async fn r46_r48_no_viewer_learns_hidden_information() {
             for m in &c.log {
                 audit(m, Some(i as u64), &secrets, seed);
             }
+            // And each view as the client put it together from changes.
+            for v in &c.views {
+                walk(v, Some(i as u64), false, false);
+            }
             seen_hidden_event |= c.raw.iter().any(|r| r.contains("\"stole\""));
         }
         for m in &spec.log {
             audit(m, None, &secrets, seed);
         }
+        for v in &spec.views {
+            walk(v, None, false, false);
+        }
+        assert!(spec.views.len() > 50);
         assert!(spec.log.len() > 50);
         assert!(
             seen_hidden_event,

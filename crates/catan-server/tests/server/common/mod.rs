@@ -167,8 +167,11 @@ pub struct Client {
     next_id: u64,
     /// Latest game version seen.
     pub version: u64,
-    /// Latest view seen.
+    /// Latest view seen (put together from changes in protocol 3).
     pub view: Value,
+    /// Every view seen, in order, as [`Client::view`] was after each
+    /// snapshot and update.
+    pub views: Vec<Value>,
     /// Latest legal actions seen.
     pub legal: Vec<Value>,
 }
@@ -228,6 +231,7 @@ impl Client {
             next_id: 0,
             version: 0,
             view: Value::Null,
+            views: Vec::new(),
             legal: Vec::new(),
         }
     }
@@ -302,14 +306,26 @@ impl Client {
     fn track(&mut self, v: &Value) {
         match v["type"].as_str() {
             Some("snapshot") | Some("update") => {
-                self.version = v["version"].as_u64().unwrap();
-                let board = self.view.get("board").cloned();
-                self.view = v["view"].clone();
-                // From protocol 2 an update leaves the board out: it is
-                // the snapshot's, all game.
-                if let (Some(board), None) = (board, self.view.get("board")) {
-                    self.view["board"] = board;
+                let version = v["version"].as_u64().unwrap();
+                match v.get("changes") {
+                    // Protocol 3: only what changed since the version
+                    // before, applied as the page applies it.
+                    Some(changes) => {
+                        assert_eq!(version, self.version + 1, "changes from a version missed");
+                        apply_changes(&mut self.view, changes);
+                    }
+                    None => {
+                        let board = self.view.get("board").cloned();
+                        self.view = v["view"].clone();
+                        // From protocol 2 an update leaves the board out:
+                        // it is the snapshot's, all game.
+                        if let (Some(board), None) = (board, self.view.get("board")) {
+                            self.view["board"] = board;
+                        }
+                    }
                 }
+                self.version = version;
+                self.views.push(self.view.clone());
                 self.legal = v["legal"].as_array().unwrap().clone();
             }
             Some("game_over") => {
@@ -382,4 +398,22 @@ pub fn simple_choice(legal: &[Value]) -> Option<Value> {
         }
     }
     legal.first().cloned()
+}
+
+/// Writes a protocol 3 update's `changes` over a view, the way the page
+/// does (docs/PROTOCOL.md, `update`): each named field replaced, and each
+/// named field of each player named by seat.
+pub fn apply_changes(view: &mut Value, changes: &Value) {
+    for (key, value) in changes.as_object().expect("changes are an object") {
+        if key != "players" {
+            view[key] = value.clone();
+            continue;
+        }
+        for (seat, fields) in value.as_object().expect("players by seat") {
+            let i: usize = seat.parse().expect("a seat number");
+            for (field, v) in fields.as_object().expect("a player's changes") {
+                view["players"][i][field] = v.clone();
+            }
+        }
+    }
 }
