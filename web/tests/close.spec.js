@@ -219,3 +219,19 @@ test('a server that names the node the page just lost is checked by asking for t
   await reconnected(page, 30_000);
   expect(asked.slice(0, 2)).toEqual(['node', 'lobby']);
 });
+
+test('reconnect attempts wait longer each time, up to five seconds, each by a random share so that pages do not retry together', async ({ page }) => {
+  await page.goto('/');
+  const delays = await page.evaluate(async () => {
+    const { retryDelay } = await import('/js/socket.js');
+    const at = (r) => [1, 2, 3, 4, 5, 6, 9].map((a) => retryDelay(a, r));
+    const spread = Array.from({ length: 200 }, () => retryDelay(1));
+    return { low: at(0), high: at(0.999999), spread };
+  });
+  expect(delays.high).toEqual([500, 1000, 2000, 4000, 5000, 5000, 5000]);
+  expect(delays.low).toEqual([250, 500, 1000, 2000, 2500, 2500, 2500]);
+  expect(Math.min(...delays.spread)).toBeGreaterThanOrEqual(250);
+  expect(Math.max(...delays.spread)).toBeLessThanOrEqual(500);
+  // Two hundred pages losing one server do not all come back at one instant.
+  expect(new Set(delays.spread).size).toBeGreaterThan(50);
+});

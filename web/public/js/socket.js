@@ -44,6 +44,18 @@ export function closeText(code) {
 }
 
 /**
+ * How long to wait before reconnect attempt `attempt` (1, 2, ...): doubling
+ * from half a second up to five, each a random amount between half of that
+ * and all of it (`random` in [0, 1)). When a server dies, every page of its
+ * lobbies loses its socket in the same instant; without the randomness they
+ * would all knock on the survivors together at every step.
+ */
+export function retryDelay(attempt, random = Math.random()) {
+  const ceiling = Math.min(5000, 250 * 2 ** Math.min(attempt, 5));
+  return Math.round(ceiling * (0.5 + random / 2));
+}
+
+/**
  * The view that `changes` (a protocol 3 update) make of `view`: each field
  * they name replaced, and each named field of each player they name. The
  * parts they leave alone are shared with `view`, never changed in it.
@@ -233,7 +245,7 @@ export class GameSocket {
 
   scheduleRetry(reason) {
     this.attempt += 1;
-    const delay = Math.min(5000, 250 * 2 ** Math.min(this.attempt, 5));
+    const delay = retryDelay(this.attempt);
     this.onStatus({ state: 'retrying', reason, delay, attempt: this.attempt });
     // The server may have died: its lobby then lives on another one.
     this.retryTimer = setTimeout(() => this.relocateThenConnect(), delay);
