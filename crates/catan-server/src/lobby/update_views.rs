@@ -54,21 +54,19 @@ impl<'a> UpdateViews<'a> {
         }
     }
 
-    /// The update's `view` and `changes` for `viewer` in `form`.
+    /// The update's `view` and `changes` for `viewer` in `form`. Every
+    /// form starts from the one view of `viewer` this update builds.
     pub fn for_client(
         &mut self,
         viewer: Viewer,
         form: UpdateView,
     ) -> (Option<View>, Option<ViewChanges>) {
-        if form == UpdateView::Whole && self.version > 0 {
-            return (Some(self.game.view(viewer)), None);
-        }
         let i = self.index_of(viewer);
         let view = &self.now[i].1;
         // The update that starts the game (version 0) carries the whole
         // view, board and all, whatever the protocol: a client that
         // waited in the room has had no snapshot to take them from.
-        if self.version == 0 {
+        if form == UpdateView::Whole || self.version == 0 {
             let whole = View {
                 board: self.game.board().clone(),
                 ..view.clone()
