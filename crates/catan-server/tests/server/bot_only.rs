@@ -16,15 +16,12 @@ fn logged(srv: &Server, lobby: &Lobby) -> usize {
 }
 
 async fn bot_lobby(srv: &Server, options: serde_json::Value) -> Lobby {
-    let lobby = create_lobby(
+    four_bots(
         srv.addr,
-        json!({ "name": "Bots", "options": options, "bot_delay_ms": 0 }),
+        json!({ "name": "Bots", "options": options }),
+        "random",
     )
-    .await;
-    for _ in 0..4 {
-        add_bot(srv.addr, &lobby, "random").await;
-    }
-    lobby
+    .await
 }
 
 /// Random bots never reach 20 points in 30 turns: the turn limit ends the

@@ -10,11 +10,7 @@ use serde_json::{Value, json};
 
 /// A started game of four `normal` bots (they trade, rob and buy cards).
 async fn bot_game(srv: &Server) -> Lobby {
-    let lobby = create_lobby(srv.addr, json!({ "name": "History", "bot_delay_ms": 0 })).await;
-    for _ in 0..4 {
-        add_bot(srv.addr, &lobby, "normal").await;
-    }
-    lobby
+    four_bots(srv.addr, json!({ "name": "History" }), "normal").await
 }
 
 /// The steps of a `history` message.

@@ -93,14 +93,12 @@ async fn each_version_gets_its_own_form_of_the_same_update() {
 #[tokio::test]
 async fn a_view_put_together_from_changes_is_the_whole_view_all_game() {
     let srv = start(test_config()).await;
-    let lobby = create_lobby(
+    let lobby = four_bots(
         srv.addr,
-        json!({ "name": "Changes", "options": { "players": 4 }, "bot_delay_ms": 0 }),
+        json!({ "name": "Changes", "options": { "players": 4 } }),
+        "normal",
     )
     .await;
-    for _ in 0..4 {
-        add_bot(srv.addr, &lobby, "normal").await;
-    }
     let mut whole = Client::connect_speaking(srv.addr, &lobby.id, None, 1).await;
     let mut lean = Client::connect_speaking(srv.addr, &lobby.id, None, 3).await;
     whole.until("welcome").await;

@@ -115,6 +115,17 @@ pub async fn add_bot(addr: impl Http, lobby: &Lobby, kind: &str) -> u8 {
     v["seat"].as_u64().unwrap() as u8
 }
 
+/// A lobby created with `body` (plus no bot delay), its four seats taken by
+/// bots of `kind`; not started yet, so a test can connect first.
+pub async fn four_bots(addr: impl Http, mut body: Value, kind: &str) -> Lobby {
+    body["bot_delay_ms"] = json!(0);
+    let lobby = create_lobby(addr, body).await;
+    for _ in 0..4 {
+        add_bot(addr, &lobby, kind).await;
+    }
+    lobby
+}
+
 /// A started game of people only (named A, B, C, ...), so nothing moves
 /// unless a test client acts; returns the lobby and the seat tokens by seat.
 pub async fn started_people_only(addr: SocketAddr, players: usize) -> (Lobby, Vec<String>) {
